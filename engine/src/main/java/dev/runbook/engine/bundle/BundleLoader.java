@@ -1,0 +1,69 @@
+package dev.runbook.engine.bundle;
+
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.problem.Problem;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Reads a bundle directory: {@code bundle.yaml}, {@code rules/*.drl}, {@code templates/*.yaml}.
+ * Other directories (crds, samples, tests) belong to the bundle but not to what it compiles, so
+ * they do not change its version.
+ */
+public final class BundleLoader {
+    /** The parts of a bundle that make up its compiled form and its version. */
+    public static final List<String> COMPILED_DIRECTORIES = List.of("rules/", "templates/");
+
+    private BundleLoader() {}
+
+    public static BundleSource load(Path directory) {
+        String origin = directory.toString();
+        if (!Files.isDirectory(directory)) {
+            throw new InvalidInputException(Problem.inFile(origin, "not a directory: give the path of a bundle "
+                    + "(the directory that holds bundle.yaml)"));
+        }
+        Path spec = directory.resolve(BundleSpecParser.FILE);
+        if (!Files.isRegularFile(spec)) {
+            throw new InvalidInputException(Problem.inFile(origin + "/" + BundleSpecParser.FILE,
+                    "missing: a bundle directory needs a bundle.yaml (see docs/reference/bundle.md)"));
+        }
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put(BundleSpecParser.FILE, read(directory, spec));
+        addTree(directory, "rules", ".drl", files);
+        addTree(directory, "templates", ".yaml", files);
+        return new BundleSource(origin, files);
+    }
+
+    private static void addTree(Path bundle, String sub, String extension, Map<String, String> into) {
+        Path dir = bundle.resolve(sub);
+        if (!Files.isDirectory(dir)) return;
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.filter(Files::isRegularFile)
+                    .filter(p -> p.getFileName().toString().endsWith(extension))
+                    .sorted()
+                    .forEach(p -> into.put(bundle.relativize(p).toString().replace('\\', '/'), read(bundle, p)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String read(Path bundle, Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (MalformedInputException e) {
+            throw new InvalidInputException(Problem.inFile(bundle.relativize(file).toString(), "not UTF-8 text"));
+        } catch (IOException e) {
+            throw new InvalidInputException(Problem.inFile(bundle.relativize(file).toString(),
+                    "cannot be read: " + e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.runbook.engine.bundle;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** What {@code bundle.yaml} says: see docs/reference/bundle.md for every field. */
+public record BundleSpec(
+        String name,
+        String version,
+        String description,
+        PrimaryKind primary,
+        List<SecondaryKind> secondaries,
+        Duration reconcilePeriod,
+        Mode mode,
+        String fieldManager,
+        Map<String, Parameter> parameters,
+        Limits limits) {
+
+    public static final Duration DEFAULT_RECONCILE_PERIOD = Duration.ofMinutes(5);
+
+    /** Whether the operator acts on a plan or only records it. */
+    public enum Mode { ENFORCE, OBSERVE }
+
+    public BundleSpec {
+        secondaries = List.copyOf(secondaries);
+        parameters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(parameters));
+    }
+}

@@ -1,0 +1,174 @@
+package dev.runbook.engine.bundle;
+
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.yaml.YamlFile;
+import dev.runbook.engine.yaml.YamlMap;
+import dev.runbook.rules.function.Durations;
+import org.yaml.snakeyaml.nodes.Node;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Reads {@code bundle.yaml}; every error names the file, the line and the field. */
+public final class BundleSpecParser {
+    public static final String FILE = "bundle.yaml";
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern API_VERSION = Pattern.compile("([a-z0-9.-]+/)?v[0-9]+((alpha|beta)[0-9]+)?");
+    private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
+
+    private BundleSpecParser() {}
+
+    public static BundleSpec parse(String text) {
+        YamlMap root = YamlMap.root(FILE, YamlFile.document(FILE, text));
+        root.allowOnly("name", "version", "description", "primary", "secondaries", "reconcilePeriod", "mode",
+                "fieldManager", "parameters", "limits");
+
+        String name = root.string("name", "name the bundle, e.g. postgres-cluster");
+        if (!DNS_LABEL.matcher(name).matches()) {
+            throw root.error("name", "'" + name + "' must be lower-case letters, digits and '-' (a DNS label)");
+        }
+        return new BundleSpec(
+                name,
+                root.optionalString("version", "0.0.0"),
+                root.optionalString("description", ""),
+                primary(root),
+                secondaries(root),
+                root.optional("reconcilePeriod", BundleSpec.DEFAULT_RECONCILE_PERIOD, Durations::parse),
+                root.optional("mode", BundleSpec.Mode.ENFORCE, BundleSpecParser::mode),
+                root.optionalString("fieldManager", "runbook-" + name),
+                parameters(root),
+                limits(root));
+    }
+
+    private static BundleSpec.Mode mode(String text) {
+        try {
+            return BundleSpec.Mode.valueOf(text.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a mode: use enforce or observe");
+        }
+    }
+
+    private static PrimaryKind primary(YamlMap root) {
+        YamlMap primary = root.map("primary");
+        if (primary == null) {
+            throw root.error("primary", "missing: name the custom resource kind the bundle reconciles "
+                    + "(apiVersion, kind, plural)");
+        }
+        primary.allowOnly("apiVersion", "kind", "plural", "namespaced");
+        Kind kind = kind(primary);
+        String plural = primary.optionalString("plural", kind.kind().toLowerCase(Locale.ROOT) + "s");
+        boolean namespaced = primary.optional("namespaced", true, BundleSpecParser::bool);
+        return new PrimaryKind(kind, plural, namespaced);
+    }
+
+    private static Kind kind(YamlMap map) {
+        String apiVersion = map.string("apiVersion", "e.g. postgres.runbook.dev/v1alpha1");
+        if (!API_VERSION.matcher(apiVersion).matches()) {
+            throw map.error("apiVersion", "'" + apiVersion + "' is not group/version or a core version like v1");
+        }
+        String kind = map.string("kind", "e.g. PostgresCluster");
+        if (!KIND.matcher(kind).matches()) {
+            throw map.error("kind", "'" + kind + "' is not a kind: use the CamelCase name, e.g. PostgresCluster");
+        }
+        return new Kind(apiVersion, kind);
+    }
+
+    private static boolean bool(String text) {
+        if (text.equalsIgnoreCase("true")) return true;
+        if (text.equalsIgnoreCase("false")) return false;
+        throw new IllegalArgumentException("'" + text + "' is not true or false");
+    }
+
+    private static List<SecondaryKind> secondaries(YamlMap root) {
+        List<SecondaryKind> result = new ArrayList<>();
+        List<Node> items = root.list("secondaries");
+        for (int i = 0; i < items.size(); i++) {
+            YamlMap item = root.listItem("secondaries", i, items.get(i));
+            item.allowOnly("apiVersion", "kind", "mapping", "selector");
+            Kind kind = kind(item);
+            SecondaryKind.Mapping mapping = item.optional("mapping", SecondaryKind.Mapping.OWNER, text -> {
+                try {
+                    return SecondaryKind.Mapping.valueOf(text.trim().toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("'" + text + "' is not a mapping: use owner or labels");
+                }
+            });
+            Map<String, String> selector = new LinkedHashMap<>();
+            YamlMap selectorMap = item.map("selector");
+            if (selectorMap != null) {
+                for (String key : selectorMap.keys()) selector.put(key, selectorMap.optionalString(key, ""));
+            }
+            if (mapping == SecondaryKind.Mapping.LABELS && selector.isEmpty()) {
+                throw item.error("selector", "missing: a labels mapping needs a selector, "
+                        + "e.g. app.kubernetes.io/instance: \"{name}\"");
+            }
+            result.add(new SecondaryKind(kind, mapping, selector));
+        }
+        return result;
+    }
+
+    private static Map<String, Parameter> parameters(YamlMap root) {
+        Map<String, Parameter> result = new LinkedHashMap<>();
+        YamlMap params = root.map("parameters");
+        if (params == null) return result;
+        for (String name : params.keys()) {
+            Node node = params.node(name);
+            Parameter parameter;
+            if (node instanceof org.yaml.snakeyaml.nodes.MappingNode) {
+                YamlMap full = params.map(name);
+                full.allowOnly("default", "type", "description");
+                Object defaultValue = full.java("default");
+                Parameter.Type type = full.optional("type", Parameter.Type.of(defaultValue), Parameter.Type::parse);
+                parameter = new Parameter(name, type, defaultValue, full.optionalString("description", ""));
+                try {
+                    parameter = new Parameter(name, type, parameter.convert(defaultValue), parameter.description());
+                } catch (IllegalArgumentException e) {
+                    throw full.error("default", e.getMessage());
+                }
+            } else {
+                Object value = params.java(name);
+                parameter = new Parameter(name, Parameter.Type.of(value), value, "");
+            }
+            result.put(name, parameter);
+        }
+        return result;
+    }
+
+    private static Limits limits(YamlMap root) {
+        YamlMap limits = root.map("limits");
+        if (limits == null) return Limits.defaults();
+        limits.allowOnly("maxFirings", "maxActions", "namespaces", "protectedKinds");
+        int maxFirings = limits.optional("maxFirings", Limits.DEFAULT_MAX_FIRINGS, BundleSpecParser::positive);
+        int maxActions = limits.optional("maxActions", Limits.DEFAULT_MAX_ACTIONS, BundleSpecParser::positive);
+        boolean anyNamespace = limits.optional("namespaces", false, text -> switch (text) {
+            case "primary" -> false;
+            case "any" -> true;
+            default -> throw new IllegalArgumentException("'" + text + "' is not a namespace policy: use primary or any");
+        });
+        List<String> protectedKinds = Limits.DEFAULT_PROTECTED_KINDS;
+        if (limits.has("protectedKinds")) {
+            protectedKinds = new ArrayList<>();
+            for (Node node : limits.list("protectedKinds")) protectedKinds.add(String.valueOf(YamlFile.toJava(node)));
+        }
+        return new Limits(maxFirings, maxActions, anyNamespace, protectedKinds);
+    }
+
+    private static int positive(String text) {
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value > 0) return value;
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("'" + text + "' must be a whole number above 0");
+    }
+
+    /** For callers that want the problem rather than the exception. */
+    public static InvalidInputException invalid(String message) {
+        return new InvalidInputException(dev.runbook.engine.problem.Problem.inFile(FILE, message));
+    }
+}

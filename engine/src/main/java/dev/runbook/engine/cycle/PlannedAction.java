@@ -1,0 +1,12 @@
+package dev.runbook.engine.cycle;
+
+import dev.runbook.rules.action.Action;
+
+import java.util.List;
+
+/** An action of the plan with the rules that asked for it (several rules may want the same thing). */
+public record PlannedAction(Action action, List<String> rules) {
+    public PlannedAction {
+        rules = List.copyOf(rules);
+    }
+}

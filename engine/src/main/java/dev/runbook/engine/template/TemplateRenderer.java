@@ -1,0 +1,80 @@
+package dev.runbook.engine.template;
+
+import dev.runbook.engine.yaml.YamlFile;
+import dev.runbook.rules.action.Apply;
+import dev.runbook.rules.action.ApplyTemplate;
+import dev.runbook.rules.fact.Params;
+import dev.runbook.rules.fact.Primary;
+import org.mvel2.templates.TemplateRuntime;
+import org.yaml.snakeyaml.nodes.Node;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Renders an {@link ApplyTemplate} into the {@link Apply} it stands for. A template sees
+ * {@code primary} (the primary resource fact), {@code params} (the bundle parameters) and the
+ * rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
+ */
+public final class TemplateRenderer {
+    private final TemplateSet templates;
+
+    public TemplateRenderer(TemplateSet templates) {
+        this.templates = templates;
+    }
+
+    /** @throws TemplateException naming the template and what went wrong */
+    public Apply render(ApplyTemplate request, Primary primary, Params params) {
+        var compiled = templates.get(request.getTemplate());
+        String file = TemplateSet.DIRECTORY + request.getTemplate();
+        if (compiled == null) {
+            throw new TemplateException(file + ": no such template (the bundle has " + templates.names() + ")");
+        }
+        Map<String, Object> vars = new HashMap<>(request.getVars());
+        vars.put("primary", primary);
+        vars.put("params", params);
+        String text;
+        try {
+            text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
+        } catch (RuntimeException e) {
+            throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
+        }
+        Object object;
+        try {
+            Node node = YamlFile.document(file + " (rendered)", text);
+            object = YamlFile.toJava(node);
+        } catch (RuntimeException e) {
+            throw new TemplateException("the rendered template is not one YAML object: " + e.getMessage());
+        }
+        if (!(object instanceof Map<?, ?> map)) {
+            throw new TemplateException(file + ": the rendered template is not a Kubernetes object (a YAML mapping)");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> rendered = new LinkedHashMap<>((Map<String, Object>) map);
+        defaultNamespace(rendered, primary.getNamespace());
+        try {
+            return new Apply(rendered, request.getTemplate());
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(file + ": the rendered object is incomplete: " + e.getMessage());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void defaultNamespace(Map<String, Object> object, String namespace) {
+        if (namespace.isEmpty()) return;
+        Object metadata = object.get("metadata");
+        if (metadata instanceof Map<?, ?> meta && !meta.containsKey("namespace")) {
+            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) meta);
+            copy.put("namespace", namespace);
+            object.put("metadata", copy);
+        }
+    }
+
+    /** A template that cannot produce an object; its message names the template file. */
+    public static final class TemplateException extends RuntimeException {
+        public TemplateException(String message) {
+            super(message);
+        }
+    }
+}

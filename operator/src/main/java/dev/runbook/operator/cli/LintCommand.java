@@ -1,0 +1,35 @@
+package dev.runbook.operator.cli;
+
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.problem.Problem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code runbook lint BUNDLE}: compile the bundle and report every problem with its place. */
+@Command(name = "lint", description = "Compile a bundle and report problems as file:line:col: message.")
+final class LintCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "BUNDLE", description = "The bundle directory (it holds bundle.yaml).")
+    Path bundle;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        var err = spec.commandLine().getErr();
+        return Failures.guard(err, () -> {
+            CompiledBundle compiled = BundleArgument.compile(bundle);
+            for (Problem warning : compiled.warnings()) err.println("warning: " + warning);
+            out.printf("%s: bundle %s %s (version %s): %d rules, %d templates: OK%n", bundle, compiled.name(),
+                    compiled.spec().version(), compiled.version(), compiled.ruleNames().size(),
+                    compiled.templates().names().size());
+            return RunbookCommand.OK;
+        });
+    }
+}

@@ -1,0 +1,59 @@
+package dev.runbook.operator.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+
+/**
+ * The {@code runbook} command. Exit codes: 0 success, 1 a check failed (a refused plan), 2 bad
+ * input (unreadable bundle, DRL error, invalid state file), each with a message naming the file.
+ */
+@Command(name = "runbook",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Kubernetes operators written as Drools rules.",
+        subcommands = {LintCommand.class, PlanCommand.class})
+public final class RunbookCommand implements Runnable {
+    public static final int OK = 0;
+    public static final int CHECK_FAILED = 1;
+    public static final int BAD_INPUT = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(Clock.systemUTC(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command with an injected clock and streams, as tests do. */
+    public static int execute(Clock clock, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new RunbookCommand(), new Factory(clock));
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler((e, a) -> {
+            err.println("runbook: " + e.getMessage());
+            e.getCommandLine().usage(err);
+            return BAD_INPUT;
+        });
+        int code = commandLine.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** Gives commands the injected clock. */
+    private record Factory(Clock clock) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            if (type == PlanCommand.class) return type.cast(new PlanCommand(clock));
+            return CommandLine.defaultFactory().create(type);
+        }
+    }
+}

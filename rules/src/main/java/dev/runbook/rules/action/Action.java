@@ -1,0 +1,75 @@
+package dev.runbook.rules.action;
+
+import dev.runbook.rules.fact.ObjectRef;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Something a rule wants to be so. Actions are data: a rule inserts them into working memory, the
+ * engine collects and checks them, and the operator applies them idempotently.
+ *
+ * <p>Every action has one YAML form ({@link #toMap()}), which {@code runbook plan} prints and
+ * scenario tests match; two actions with the same form are the same action. Its {@link #identity()}
+ * names the target and the intent without the value: two different actions with the same identity
+ * disagree about the same thing.
+ */
+public abstract class Action {
+    private final ObjectRef target;
+    private Map<String, Object> form;
+
+    protected Action(ObjectRef target) {
+        this.target = target;
+    }
+
+    /** The word used for this action in YAML: apply, delete, setStatus, ... */
+    public abstract String getType();
+
+    /** The object this action is about; null only for a template not yet rendered. */
+    public ObjectRef getTarget() { return target; }
+
+    /** Target and intent, without the value: e.g. {@code setCondition PostgresCluster db/main Ready}. */
+    public String identity() {
+        String key = intentKey();
+        return getType() + " " + target + (key.isEmpty() ? "" : " " + key);
+    }
+
+    /** What, on the target, this action is about; empty when the target alone says it. */
+    protected String intentKey() { return ""; }
+
+    /** The fields this action writes, for the conflict check. Empty for actions that write nothing. */
+    public abstract List<FieldWrite> writes();
+
+    /** The action's fields below {@code action} and {@code target} in its YAML form. */
+    protected abstract void describe(Map<String, Object> into);
+
+    /** The YAML form: {@code action}, {@code target}, then the action's own fields. */
+    public final Map<String, Object> toMap() {
+        if (form == null) {
+            form = java.util.Collections.unmodifiableMap(buildForm());
+        }
+        return form;
+    }
+
+    private Map<String, Object> buildForm() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("action", getType());
+        if (target != null) {
+            map.put("target", target.toMap());
+        }
+        describe(map);
+        return map;
+    }
+
+    @Override
+    public final boolean equals(Object o) {
+        return o instanceof Action other && toMap().equals(other.toMap());
+    }
+
+    @Override
+    public final int hashCode() { return toMap().hashCode(); }
+
+    @Override
+    public String toString() { return identity(); }
+}

@@ -1,0 +1,43 @@
+package dev.runbook.rules.action;
+
+import dev.runbook.rules.fact.ObjectPath;
+import dev.runbook.rules.fact.ObjectRef;
+import dev.runbook.rules.fact.Values;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** One field of the target's status should have this value (through the status subresource). */
+public final class SetStatus extends Action {
+    private final String path;
+    private final Object value;
+
+    /** @param path relative to {@code status}, e.g. {@code phase} or {@code backup.lastName} */
+    public SetStatus(ObjectRef target, String path, Object value) {
+        super(target);
+        this.path = String.join(".", ObjectPath.steps(path));
+        this.value = Values.frozen(Values.thawed(value));
+    }
+
+    @Override public String getType() { return "setStatus"; }
+    public String getPath() { return path; }
+    public Object getValue() { return value; }
+
+    @Override
+    protected String intentKey() { return path; }
+
+    @Override
+    public List<FieldWrite> writes() {
+        List<String> full = new ArrayList<>();
+        full.add("status");
+        full.addAll(ObjectPath.steps(path));
+        return FieldWrite.leaves(getTarget(), full, value);
+    }
+
+    @Override
+    protected void describe(Map<String, Object> into) {
+        into.put("path", path);
+        into.put("value", value);
+    }
+}

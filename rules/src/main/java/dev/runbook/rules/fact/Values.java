@@ -1,0 +1,135 @@
+package dev.runbook.rules.fact;
+
+import dev.runbook.rules.function.Durations;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Conversions from the loosely typed values of a parsed Kubernetes object (strings, numbers,
+ * booleans, maps, lists) to the types rules compare against. A value of the wrong type is an
+ * error naming the field, because a silent default would hide a broken object or rule.
+ */
+public final class Values {
+    private Values() {}
+
+    public static String asString(Object value) {
+        if (value == null) return null;
+        if (value instanceof Date date) return date.toInstant().toString();
+        return value.toString();
+    }
+
+    public static Long asLong(Object value, String field) {
+        if (value == null) return null;
+        if (value instanceof Number number) {
+            BigDecimal decimal = new BigDecimal(number.toString());
+            if (decimal.stripTrailingZeros().scale() > 0) {
+                throw new IllegalArgumentException(field + ": " + value + " is not a whole number");
+            }
+            return decimal.longValueExact();
+        }
+        try {
+            return Long.parseLong(value.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(field + ": '" + value + "' is not a whole number");
+        }
+    }
+
+    public static Double asDouble(Object value, String field) {
+        if (value == null) return null;
+        if (value instanceof Number number) return number.doubleValue();
+        try {
+            return Double.parseDouble(value.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(field + ": '" + value + "' is not a number");
+        }
+    }
+
+    public static Boolean asBoolean(Object value, String field) {
+        if (value == null) return null;
+        if (value instanceof Boolean bool) return bool;
+        String text = value.toString().trim();
+        if (text.equalsIgnoreCase("true")) return true;
+        if (text.equalsIgnoreCase("false")) return false;
+        throw new IllegalArgumentException(field + ": '" + value + "' is not true or false");
+    }
+
+    public static Instant asInstant(Object value, String field) {
+        if (value == null) return null;
+        if (value instanceof Instant instant) return instant;
+        if (value instanceof Date date) return date.toInstant();
+        try {
+            return OffsetDateTime.parse(value.toString().trim()).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(field + ": '" + value
+                    + "' is not a timestamp: use RFC 3339, e.g. 2026-11-30T09:00:00Z");
+        }
+    }
+
+    public static Duration asDuration(Object value, String field) {
+        if (value == null) return null;
+        if (value instanceof Duration duration) return duration;
+        if (value instanceof Number number) return Duration.ofSeconds(number.longValue());
+        try {
+            return Durations.parse(value.toString());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": " + e.getMessage());
+        }
+    }
+
+    /** A deep, unmodifiable copy, so that no rule can change what was observed. */
+    @SuppressWarnings("unchecked")
+    public static <T> T frozen(T value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k), frozen(v)));
+            return (T) Collections.unmodifiableMap(copy);
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            list.forEach(v -> copy.add(frozen(v)));
+            return (T) Collections.unmodifiableList(copy);
+        }
+        if (value instanceof Date date) {
+            return (T) date.toInstant().toString();
+        }
+        return value;
+    }
+
+    /** A deep, unmodifiable copy of a map with string keys. */
+    public static Map<String, Object> frozenMap(Map<String, ?> map) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> copy = (Map<String, Object>) frozen((Object) map);
+        return copy;
+    }
+
+    /** A deep, modifiable copy: the starting point for building objects and patches. */
+    @SuppressWarnings("unchecked")
+    public static <T> T thawed(T value) {
+        return thawedValue(value);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T thawedValue(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k), thawed(v)));
+            return (T) copy;
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            list.forEach(v -> copy.add(thawed(v)));
+            return (T) copy;
+        }
+        return (T) value;
+    }
+}
