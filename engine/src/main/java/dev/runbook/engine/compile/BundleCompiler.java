@@ -59,6 +59,9 @@ public final class BundleCompiler {
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.ERROR)) {
             errors.add(DrlProblems.of(result, drl));
         }
+        // Drools follows a parse error with "Parser returned a null Package" for the same file: say it once.
+        errors.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
+                && errors.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
         }

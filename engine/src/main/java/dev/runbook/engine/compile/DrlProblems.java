@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 final class DrlProblems {
     private static final Pattern PARSER_PREFIX = Pattern.compile("^\\[ERR \\d+\\] Line (\\d+):(\\d+)\\s*");
     private static final Pattern QUOTED = Pattern.compile("['\"]([A-Za-z_$][\\w$.]*)['\"]");
+    private static final Pattern STRICT_MODE_MEMBER = Pattern.compile("strict-mode: [\\w$.]+\\.([A-Za-z_$][\\w$]*)\\(\\)");
+    private static final Pattern ANALYSED_EXPRESSION = Pattern.compile("Unable to Analy[sz]e Expression (.+?):");
     private static final Pattern UNABLE_TO_RESOLVE = Pattern.compile("(?:field|method|Unable to resolve ObjectType|"
             + "unable to resolve type|cannot be resolved)\\W+([A-Za-z_$][\\w$]*)", Pattern.CASE_INSENSITIVE);
 
@@ -76,6 +78,10 @@ final class DrlProblems {
 
     private static List<String> candidates(String message) {
         List<String> result = new ArrayList<>();
+        Matcher member = STRICT_MODE_MEMBER.matcher(message);
+        while (member.find()) result.add(member.group(1));
+        Matcher expression = ANALYSED_EXPRESSION.matcher(message);
+        while (expression.find()) result.add(expression.group(1).trim());
         Matcher quoted = QUOTED.matcher(message);
         while (quoted.find()) result.add(quoted.group(1));
         Matcher unresolved = UNABLE_TO_RESOLVE.matcher(message);

@@ -83,7 +83,8 @@ public final class DecisionCycle {
     private static List<PlannedAction> collect(CompiledBundle bundle, Observation observation, Params params,
                                                TraceRecorder recorder, List<PlanProblem> problems) {
         TemplateRenderer renderer = new TemplateRenderer(bundle.templates());
-        Map<Action, List<String>> rulesByAction = new LinkedHashMap<>();
+        Map<Map<String, Object>, Action> actionByForm = new LinkedHashMap<>();
+        Map<Map<String, Object>, List<String>> rulesByForm = new LinkedHashMap<>();
         for (TraceRecorder.Inserted inserted : recorder.actions()) {
             Action action = inserted.action();
             if (action instanceof ApplyTemplate template) {
@@ -94,11 +95,12 @@ public final class DecisionCycle {
                     continue;
                 }
             }
-            List<String> rules = rulesByAction.computeIfAbsent(action, a -> new ArrayList<>());
+            actionByForm.putIfAbsent(action.toMap(), action);
+            List<String> rules = rulesByForm.computeIfAbsent(action.toMap(), a -> new ArrayList<>());
             if (!rules.contains(inserted.rule())) rules.add(inserted.rule());
         }
         List<PlannedAction> planned = new ArrayList<>();
-        rulesByAction.forEach((action, rules) -> planned.add(new PlannedAction(action, rules)));
+        actionByForm.forEach((form, action) -> planned.add(new PlannedAction(action, rulesByForm.get(form))));
         return planned;
     }
 }

@@ -9,4 +9,7 @@ public record PlannedAction(Action action, List<String> rules) {
     public PlannedAction {
         rules = List.copyOf(rules);
     }
+
+    /** The action's YAML form, for comparing plans: actions compare by form, not by instance. */
+    public java.util.Map<String, Object> form() { return action.toMap(); }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
  * engine collects and checks them, and the operator applies them idempotently.
  *
  * <p>Every action has one YAML form ({@link #toMap()}), which {@code runbook plan} prints and
- * scenario tests match; two actions with the same form are the same action. Its {@link #identity()}
+ * scenario tests match; two actions with the same form are the same action ({@link #sameAs}), and
+ * the engine merges them into one, keeping every rule that asked for it. Its {@link #identity()}
  * names the target and the intent without the value: two different actions with the same identity
  * disagree about the same thing.
  */
@@ -62,13 +63,14 @@ public abstract class Action {
         return map;
     }
 
-    @Override
-    public final boolean equals(Object o) {
-        return o instanceof Action other && toMap().equals(other.toMap());
+    /**
+     * Whether {@code other} asks for exactly the same thing. Deliberately not {@code equals}: two rules
+     * that insert the same action logically must each stay visible as a reason for it, and Drools' truth
+     * maintenance would fold equal objects into one.
+     */
+    public final boolean sameAs(Action other) {
+        return other != null && toMap().equals(other.toMap());
     }
-
-    @Override
-    public final int hashCode() { return toMap().hashCode(); }
 
     @Override
     public String toString() { return identity(); }

@@ -54,12 +54,13 @@ class DurationsTest {
         assertThat(Durations.millis("500ms")).isEqualTo(500);
         assertThat(Durations.millis("1h")).isEqualTo(3_600_000);
         assertThat(Durations.millis("PT0.0019S")).isEqualTo(1);
+        assertThat(Durations.millis("106751991167d")).isEqualTo(106_751_991_167L * 86_400_000L);
     }
 
     @Test
     void millisRefusesADurationTooLongForALong() {
-        assertThatIllegalArgumentException().isThrownBy(() -> Durations.millis("106751991167d"))
-                .withMessage("'106751991167d' is not a duration: it is too long to count in milliseconds;"
+        assertThatIllegalArgumentException().isThrownBy(() -> Durations.millis("106751991168d"))
+                .withMessage("'106751991168d' is not a duration: it is too long to count in milliseconds;"
                         + " use seconds(...) instead");
     }
 

@@ -68,7 +68,7 @@ class QuantitiesTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
         "500m | 'm' means thousandths, which is not a byte count; write 500M (megabytes) or 500Mi (mebibytes)",
         "1.5m | write 1.5M (megabytes) or 1.5Mi (mebibytes)",
         "20u  | 'u' means millionths",
