@@ -1,0 +1,19 @@
+package dev.runbook.operator.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/** What one run of the {@code runbook} command printed and returned. */
+record CommandResult(int exitCode, String out, String err) {
+    static final Instant NOW = Instant.parse("2026-11-30T09:00:00Z");
+
+    static CommandResult run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = RunbookCommand.execute(Clock.fixed(NOW, ZoneOffset.UTC), new PrintWriter(out), new PrintWriter(err), args);
+        return new CommandResult(code, out.toString(), err.toString());
+    }
+}

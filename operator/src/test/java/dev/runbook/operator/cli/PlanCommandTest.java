@@ -1,0 +1,105 @@
+package dev.runbook.operator.cli;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlanCommandTest {
+    private static final String BUNDLE = ProjectFiles.of("runbooks/postgres-cluster").toString();
+    private static final String FAILED = ProjectFiles.of("runbooks/postgres-cluster/samples/primary-failed.yaml").toString();
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> yaml(String text) {
+        return (Map<String, Object>) new Yaml().load(text);
+    }
+
+    @Test
+    void printsFiredRulesMatchedFactsAndActionsAsYaml() {
+        CommandResult result = CommandResult.run("plan", BUNDLE, "--state", FAILED);
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        Map<String, Object> plan = yaml(result.out());
+        assertThat(plan).containsEntry("valid", true).containsEntry("now", "2026-11-30T09:00:00Z");
+        assertThat((List<Map<String, Object>>) plan.get("fired")).anySatisfy(firing -> {
+            assertThat(firing.get("rule")).isEqualTo("Start a failover when the primary has been not ready for longer than failoverDelay");
+            assertThat((List<String>) firing.get("matched")).anyMatch(m -> m.startsWith("Member( pod=Pod demo/pg-2"));
+        });
+        assertThat((List<Map<String, Object>>) plan.get("actions")).anySatisfy(action -> {
+            assertThat(action).containsEntry("action", "setStatus").containsEntry("path", "targetPrimary").containsEntry("value", "pg-2");
+            assertThat((List<String>) action.get("by")).hasSize(1);
+        });
+    }
+
+    @Test
+    void theTimeAndParametersCanBeSet() {
+        // The primary failed at 08:58:30: with a 5 minute delay nothing is promoted at 09:00.
+        Path state = ProjectFiles.of("runbooks/postgres-cluster/samples/primary-failed.yaml");
+        CommandResult early = CommandResult.run("plan", BUNDLE, "--state", state.toString(), "--now", "2026-11-30T08:58:45Z");
+        assertThat(early.exitCode()).isZero();
+        assertThat(early.out()).doesNotContain("path: targetPrimary");
+        CommandResult late = CommandResult.run("plan", BUNDLE, "--state", state.toString(), "--now", "2026-11-30T08:59:30Z");
+        assertThat(late.out()).contains("path: targetPrimary");
+    }
+
+    @Test
+    void aRefusedPlanExitsOneAndListsItsProblems() {
+        CommandResult result = CommandResult.run("plan", ProjectFiles.of("engine/src/test/resources/bundles/conflicting").toString(),
+                "--state", ProjectFiles.of("operator/src/test/resources/state/store.yaml").toString());
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        Map<String, Object> plan = yaml(result.out());
+        assertThat(plan).containsEntry("valid", false).doesNotContainKey("actions").containsKey("refusedActions");
+        assertThat(result.out()).contains("kind: CONFLICT", "Healthy when asked nicely", "Degraded when in doubt");
+        assertThat(result.err()).contains("the plan is refused");
+    }
+
+    @Test
+    void aRunawayRuleExitsTwoNamingTheRule() {
+        CommandResult result = CommandResult.run("plan", ProjectFiles.of("engine/src/test/resources/bundles/looping").toString(),
+                "--state", ProjectFiles.of("operator/src/test/resources/state/store.yaml").toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err()).contains("Count forever", "limits.maxFirings");
+    }
+
+    @Test
+    void badStateFilesExitTwoNamingFileAndLine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path state = dir.resolve("state.yaml");
+        Files.writeString(state, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Pod\nmetadata: {}\n");
+        CommandResult result = CommandResult.run("plan", BUNDLE, "--state", state.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().trim()).isEqualTo(state + ":6:1: metadata.name: missing: every object needs apiVersion, kind and metadata.name");
+    }
+
+    @Test
+    void aStateWithoutThePrimaryKindIsExplained(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path state = dir.resolve("pods.yaml");
+        Files.writeString(state, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n");
+        CommandResult result = CommandResult.run("plan", BUNDLE, "--state", state.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("no postgres.runbook.dev/v1alpha1 PostgresCluster in the state");
+    }
+
+    @Test
+    void badArgumentsExitTwo() {
+        assertThat(CommandResult.run("plan", BUNDLE, "--state", FAILED, "--now", "yesterday").err())
+                .contains("--now: 'yesterday' is not a time");
+        CommandResult unknownParam = CommandResult.run("plan", BUNDLE, "--state", FAILED, "--param", "failoverDealy=1m");
+        assertThat(unknownParam.exitCode()).isEqualTo(2);
+        assertThat(unknownParam.err()).contains("unknown parameter 'failoverDealy'");
+        CommandResult wrongType = CommandResult.run("plan", BUNDLE, "--state", FAILED, "--param", "failoverDelay=soon");
+        assertThat(wrongType.exitCode()).isEqualTo(2);
+        assertThat(wrongType.err()).contains("parameter 'failoverDelay' (duration): 'soon' is not a duration");
+        assertThat(CommandResult.run("plan", BUNDLE).exitCode()).isEqualTo(2);
+    }
+}
