@@ -20,12 +20,29 @@ public final class BundleSpecParser {
     private static final Pattern API_VERSION = Pattern.compile("([a-z0-9.-]+/)?v[0-9]+((alpha|beta)[0-9]+)?");
     private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
 
+    /** Every key bundle.yaml accepts, by section: docs/reference/bundle.md documents each one. */
+    public static final Map<String, List<String>> KEYS = keys();
+
     private BundleSpecParser() {}
+
+    private static Map<String, List<String>> keys() {
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        keys.put("", List.of("name", "version", "description", "primary", "secondaries", "reconcilePeriod", "mode",
+                "fieldManager", "parameters", "limits"));
+        keys.put("primary", List.of("apiVersion", "kind", "plural", "namespaced"));
+        keys.put("secondaries[]", List.of("apiVersion", "kind", "mapping", "selector"));
+        keys.put("parameters.NAME", List.of("default", "type", "description"));
+        keys.put("limits", List.of("maxFirings", "maxActions", "namespaces", "protectedKinds"));
+        return java.util.Collections.unmodifiableMap(keys);
+    }
+
+    private static String[] keysOf(String section) {
+        return KEYS.get(section).toArray(String[]::new);
+    }
 
     public static BundleSpec parse(String text) {
         YamlMap root = YamlMap.root(FILE, YamlFile.document(FILE, text));
-        root.allowOnly("name", "version", "description", "primary", "secondaries", "reconcilePeriod", "mode",
-                "fieldManager", "parameters", "limits");
+        root.allowOnly(keysOf(""));
 
         String name = root.string("name", "name the bundle, e.g. postgres-cluster");
         if (!DNS_LABEL.matcher(name).matches()) {
@@ -58,7 +75,7 @@ public final class BundleSpecParser {
             throw root.error("primary", "missing: name the custom resource kind the bundle reconciles "
                     + "(apiVersion, kind, plural)");
         }
-        primary.allowOnly("apiVersion", "kind", "plural", "namespaced");
+        primary.allowOnly(keysOf("primary"));
         Kind kind = kind(primary);
         String plural = primary.optionalString("plural", kind.kind().toLowerCase(Locale.ROOT) + "s");
         boolean namespaced = primary.optional("namespaced", true, BundleSpecParser::bool);
@@ -88,7 +105,7 @@ public final class BundleSpecParser {
         List<Node> items = root.list("secondaries");
         for (int i = 0; i < items.size(); i++) {
             YamlMap item = root.listItem("secondaries", i, items.get(i));
-            item.allowOnly("apiVersion", "kind", "mapping", "selector");
+            item.allowOnly(keysOf("secondaries[]"));
             Kind kind = kind(item);
             SecondaryKind.Mapping mapping = item.optional("mapping", SecondaryKind.Mapping.OWNER, text -> {
                 try {
@@ -120,7 +137,7 @@ public final class BundleSpecParser {
             Parameter parameter;
             if (node instanceof org.yaml.snakeyaml.nodes.MappingNode) {
                 YamlMap full = params.map(name);
-                full.allowOnly("default", "type", "description");
+                full.allowOnly(keysOf("parameters.NAME"));
                 Object defaultValue = full.java("default");
                 Parameter.Type type = full.optional("type", Parameter.Type.of(defaultValue), Parameter.Type::parse);
                 parameter = new Parameter(name, type, defaultValue, full.optionalString("description", ""));
@@ -141,7 +158,7 @@ public final class BundleSpecParser {
     private static Limits limits(YamlMap root) {
         YamlMap limits = root.map("limits");
         if (limits == null) return Limits.defaults();
-        limits.allowOnly("maxFirings", "maxActions", "namespaces", "protectedKinds");
+        limits.allowOnly(keysOf("limits"));
         int maxFirings = limits.optional("maxFirings", Limits.DEFAULT_MAX_FIRINGS, BundleSpecParser::positive);
         int maxActions = limits.optional("maxActions", Limits.DEFAULT_MAX_ACTIONS, BundleSpecParser::positive);
         boolean anyNamespace = limits.optional("namespaces", false, text -> switch (text) {

@@ -7,7 +7,12 @@ import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.FieldWrite;
 import dev.runbook.rules.fact.Primary;
 
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -58,8 +63,8 @@ public final class PlanChecker {
                     List<String> rules = new ArrayList<>(plan.get(i).rules());
                     plan.get(j).rules().stream().filter(r -> !rules.contains(r)).forEach(rules::add);
                     problems.add(new PlanProblem(PlanProblem.Kind.CONFLICT, conflict
-                            + ": rule " + quoted(plan.get(i).rules()) + " wants " + plan.get(i).action().toMap()
-                            + ", rule " + quoted(plan.get(j).rules()) + " wants " + plan.get(j).action().toMap(),
+                            + ": rule " + quoted(plan.get(i).rules()) + " wants " + intent(plan.get(i).action())
+                            + ", rule " + quoted(plan.get(j).rules()) + " wants " + intent(plan.get(j).action()),
                             rules));
                 }
             }
@@ -80,6 +85,16 @@ public final class PlanChecker {
             }
         }
         return null;
+    }
+
+    /** An action's form without its type and target, in YAML flow style: {path: phase, value: Healthy}. */
+    static String intent(Action action) {
+        Map<String, Object> form = new LinkedHashMap<>(action.toMap());
+        form.remove("target");
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.FLOW);
+        options.setWidth(Integer.MAX_VALUE);
+        return new Yaml(options).dump(form).trim();
     }
 
     private static String quoted(List<String> rules) {

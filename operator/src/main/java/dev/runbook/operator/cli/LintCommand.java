@@ -26,9 +26,9 @@ final class LintCommand implements Callable<Integer> {
         return Failures.guard(err, () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             for (Problem warning : compiled.warnings()) err.println("warning: " + warning);
-            out.printf("%s: bundle %s %s (version %s): %d rules, %d templates: OK%n", bundle, compiled.name(),
-                    compiled.spec().version(), compiled.version(), compiled.ruleNames().size(),
-                    compiled.templates().names().size());
+            out.printf("bundle %s %s: %d rules, %d templates: OK%n", compiled.name(), compiled.spec().version(),
+                    compiled.ruleNames().size(), compiled.templates().names().size());
+            out.printf("content version %s%n", compiled.version());
             return RunbookCommand.OK;
         });
     }

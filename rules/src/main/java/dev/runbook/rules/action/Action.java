@@ -1,6 +1,7 @@
 package dev.runbook.rules.action;
 
 import dev.runbook.rules.fact.ObjectRef;
+import dev.runbook.rules.fact.Values;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +49,7 @@ public abstract class Action {
     /** The YAML form: {@code action}, {@code target}, then the action's own fields. */
     public final Map<String, Object> toMap() {
         if (form == null) {
-            form = java.util.Collections.unmodifiableMap(buildForm());
+            form = Values.frozenMap(buildForm());
         }
         return form;
     }

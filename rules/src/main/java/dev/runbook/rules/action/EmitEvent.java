@@ -30,7 +30,7 @@ public final class EmitEvent extends Action {
     public String getMessage() { return message; }
 
     @Override
-    protected String intentKey() { return reason + " " + message; }
+    protected String intentKey() { return eventType + " " + reason + " " + message; }
 
     @Override
     public List<FieldWrite> writes() { return List.of(); }

@@ -21,7 +21,7 @@ public final class SetCondition extends Action {
         if (conditionType == null || conditionType.isBlank()) {
             throw new IllegalArgumentException("setCondition on " + target + " needs a condition type, e.g. Ready");
         }
-        if (!List.of("True", "False", "Unknown").contains(status)) {
+        if (status == null || !List.of("True", "False", "Unknown").contains(status)) {
             throw new IllegalArgumentException("setCondition " + conditionType + " on " + target + ": status '"
                     + status + "' must be True, False or Unknown");
         }

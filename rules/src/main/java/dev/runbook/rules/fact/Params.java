@@ -28,13 +28,23 @@ public final class Params {
 
     public String str(String name) { return Values.asString(get(name)); }
 
-    public int integer(String name) { return Math.toIntExact(Values.asLong(get(name), "parameter " + name)); }
+    public int integer(String name) { return Values.toInt(Values.asLong(required(name), "parameter " + name), "parameter " + name); }
 
-    public boolean bool(String name) { return Values.asBoolean(get(name), "parameter " + name); }
+    public boolean bool(String name) { return Values.asBoolean(required(name), "parameter " + name); }
 
-    public Duration duration(String name) { return Values.asDuration(get(name), "parameter " + name); }
+    public Duration duration(String name) { return Values.asDuration(required(name), "parameter " + name); }
 
     public long seconds(String name) { return duration(name).getSeconds(); }
+
+    /** The value of a declared parameter for the typed getters, which cannot return null. */
+    private Object required(String name) {
+        Object value = get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("parameter '" + name
+                    + "' has no value: give it a default in bundle.yaml or override it");
+        }
+        return value;
+    }
 
     @Override
     public String toString() { return "Params " + values; }

@@ -162,7 +162,7 @@ public class Resource {
 
     public int integer(String path, int defaultValue) {
         Long value = Values.asLong(get(path), path);
-        return value == null ? defaultValue : Math.toIntExact(value);
+        return value == null ? defaultValue : Values.toInt(value, path);
     }
 
     public long longValue(String path, long defaultValue) {

@@ -31,17 +31,34 @@ public final class Values {
     public static Long asLong(Object value, String field) {
         if (value == null) return null;
         if (value instanceof Number number) {
-            BigDecimal decimal = new BigDecimal(number.toString());
+            BigDecimal decimal;
+            try {
+                decimal = new BigDecimal(number.toString());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(field + ": " + value + " is not a whole number");
+            }
             if (decimal.stripTrailingZeros().scale() > 0) {
                 throw new IllegalArgumentException(field + ": " + value + " is not a whole number");
             }
-            return decimal.longValueExact();
+            try {
+                return decimal.longValueExact();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException(field + ": " + value + " is too large for a whole number");
+            }
         }
         try {
             return Long.parseLong(value.toString().trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(field + ": '" + value + "' is not a whole number");
         }
+    }
+
+    /** {@code value} as an int, or an error naming the field when it does not fit. */
+    static int toInt(long value, String field) {
+        if (value != (int) value) {
+            throw new IllegalArgumentException(field + ": " + value + " is too large for a whole number of type int");
+        }
+        return (int) value;
     }
 
     public static Double asDouble(Object value, String field) {
