@@ -59,6 +59,17 @@ public final class YamlMap {
         }
     }
 
+    /** The line (from 1) of the value of {@code key}, or of this mapping when the key is absent. */
+    public int line(String key) {
+        Node at = entries.containsKey(key) ? node(key) : node;
+        return at.getStartMark().getLine() + 1;
+    }
+
+    /** The line (from 1) where this mapping starts. */
+    public int line() {
+        return node.getStartMark().getLine() + 1;
+    }
+
     public Node node(String key) {
         NodeTuple tuple = entries.get(key);
         return tuple == null ? null : tuple.getValueNode();

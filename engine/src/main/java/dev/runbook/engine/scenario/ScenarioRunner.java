@@ -1,0 +1,147 @@
+package dev.runbook.engine.scenario;
+
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.cycle.Decision;
+import dev.runbook.engine.cycle.DecisionCycle;
+import dev.runbook.engine.cycle.FiringLimitExceededException;
+import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.cycle.RuleFailedException;
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.simulation.Simulator;
+import dev.runbook.engine.state.ObservationBuilder;
+import dev.runbook.engine.state.ObservedObject;
+import dev.runbook.rules.action.Action;
+import dev.runbook.rules.fact.ObjectRef;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs one scenario on a simulated cluster: loads its state, runs a cycle (or one per drill step,
+ * changing the world and advancing time in between), applies each valid plan, checks the
+ * expectations, and finally checks idempotence — one more cycle over the resulting state must change
+ * nothing.
+ */
+public final class ScenarioRunner {
+    private final java.time.Clock stopwatch;
+
+    /** @param stopwatch measures how long a scenario took, for reports only */
+    public ScenarioRunner(java.time.Clock stopwatch) {
+        this.stopwatch = stopwatch;
+    }
+
+    public ScenarioRunner() {
+        this(java.time.Clock.systemUTC());
+    }
+
+    public ScenarioResult run(CompiledBundle bundle, Scenario scenario) {
+        long start = stopwatch.millis();
+        Set<String> fired = new LinkedHashSet<>();
+        List<String> failures = new ArrayList<>();
+        try {
+            Simulator simulator = new Simulator(scenario.now());
+            for (ObservedObject object : scenario.state()) {
+                try {
+                    simulator.create(object.object());
+                } catch (IllegalStateException e) {
+                    failures.add(ExpectationCheck.at(object.file(), object.line(), "state: " + e.getMessage()));
+                }
+            }
+            if (failures.isEmpty()) {
+                Cycle last = scenario.isDrill()
+                        ? drill(bundle, scenario, simulator, fired, failures)
+                        : cycle(bundle, scenario, simulator, scenario.expect(), "", fired, failures);
+                if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
+                    idempotence(bundle, scenario, simulator, fired, failures);
+                }
+            }
+        } catch (InvalidInputException e) {
+            e.getProblems().forEach(p -> failures.add(p.toString()));
+        } catch (FiringLimitExceededException | RuleFailedException e) {
+            failures.add(scenario.file() + ": " + e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            failures.add(scenario.file() + ": " + e.getMessage());
+        }
+        return new ScenarioResult(scenario, failures, fired, Duration.ofMillis(stopwatch.millis() - start));
+    }
+
+    private record Cycle(Decision decision, List<Outcome> outcomes) {}
+
+    private Cycle drill(CompiledBundle bundle, Scenario scenario, Simulator simulator, Set<String> fired, List<String> failures) {
+        Cycle last = null;
+        for (int i = 0; i < scenario.steps().size(); i++) {
+            Step step = scenario.steps().get(i);
+            simulator.advance(step.advance());
+            for (WorldChange change : step.changes()) {
+                WorldChanges.apply(change, simulator, namespace(bundle, scenario, simulator), scenario.file());
+            }
+            simulator.settle();
+            last = cycle(bundle, scenario, simulator, step.expect(), "step " + (i + 1) + " (" + step.name() + "): ", fired, failures);
+            if (!failures.isEmpty()) break;
+        }
+        return last;
+    }
+
+    private Cycle cycle(CompiledBundle bundle, Scenario scenario, Simulator simulator, Expectation expect, String label,
+                        Set<String> fired, List<String> failures) {
+        Observation observation = observe(bundle, scenario, simulator);
+        Decision decision = DecisionCycle.run(bundle, observation);
+        fired.addAll(decision.firedRules());
+        List<Outcome> outcomes = simulator.applyPlan(decision.applicableActions().stream().map(PlannedAction::action).toList());
+        Map<String, Object> primary = simulator.get(observation.primary().getRef()).orElse(Map.of());
+        Map<String, Object> status = primary.get("status") instanceof Map<?, ?> s ? cast(s) : Map.of();
+        List<Object> conditions = status.get("conditions") instanceof List<?> c ? new ArrayList<>(c) : List.of();
+        for (String failure : ExpectationCheck.check(scenario.file(), expect, decision, status, conditions)) {
+            failures.add(label + failure);
+        }
+        return new Cycle(decision, outcomes);
+    }
+
+    private void idempotence(CompiledBundle bundle, Scenario scenario, Simulator simulator, Set<String> fired, List<String> failures) {
+        Decision again = DecisionCycle.run(bundle, observe(bundle, scenario, simulator));
+        fired.addAll(again.firedRules());
+        List<PlannedAction> actions = again.applicableActions();
+        List<Outcome> outcomes = simulator.applyPlan(actions.stream().map(PlannedAction::action).toList());
+        List<String> changed = new ArrayList<>();
+        for (int i = 0; i < actions.size(); i++) {
+            if (outcomes.get(i) != Outcome.NONE) {
+                Action action = actions.get(i).action();
+                changed.add("- " + outcomes.get(i) + " " + ExpectationCheck.flow(action.toMap()) + " by " + actions.get(i).rules());
+            }
+        }
+        if (!again.isValid()) {
+            changed.add("- the plan was refused: " + again.problems());
+        }
+        if (!changed.isEmpty()) {
+            failures.add(ExpectationCheck.at(scenario.file(), scenario.line(), "not idempotent: one more cycle over the resulting "
+                    + "state still changes something\n" + ExpectationCheck.indent(String.join("\n", changed))
+                    + "\n(a multi-cycle procedure may opt out with idempotence: {skip: REASON})"));
+        }
+    }
+
+    private static Observation observe(CompiledBundle bundle, Scenario scenario, Simulator simulator) {
+        List<ObservedObject> objects = simulator.cluster().list().stream()
+                .map(o -> new ObservedObject(o, scenario.file(), scenario.line())).toList();
+        return ObservationBuilder.build(bundle.spec(), objects, scenario.primaryName(), simulator.now(), scenario.params());
+    }
+
+    private static String namespace(CompiledBundle bundle, Scenario scenario, Simulator simulator) {
+        return observe(bundle, scenario, simulator).primary().getNamespace();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cast(Map<?, ?> map) {
+        return (Map<String, Object>) map;
+    }
+
+    /** For messages and world changes: the reference of an object named in a scenario. */
+    static ObjectRef ref(String kind, String namespace, String name) {
+        return Simulator.ref(kind, namespace, name);
+    }
+}

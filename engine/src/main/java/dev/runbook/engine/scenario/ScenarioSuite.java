@@ -1,0 +1,65 @@
+package dev.runbook.engine.scenario;
+
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.problem.Problem;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** The scenarios of a bundle ({@code tests/*.yaml}, or chosen files), and the rules none of them fired. */
+public final class ScenarioSuite {
+    public static final String DIRECTORY = "tests";
+
+    private ScenarioSuite() {}
+
+    /** Every scenario file of the bundle, in name order. */
+    public static List<Path> files(Path bundle) {
+        Path dir = bundle.resolve(DIRECTORY);
+        if (!Files.isDirectory(dir)) return List.of();
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads the scenarios of the given files (all of the bundle's when none is given).
+     *
+     * @throws InvalidInputException with every problem of every file
+     */
+    public static List<Scenario> read(Path bundle, List<Path> chosen) {
+        List<Path> files = chosen.isEmpty() ? files(bundle) : chosen;
+        if (files.isEmpty()) {
+            throw new InvalidInputException(Problem.inFile(DIRECTORY + "/",
+                    "no scenario files: write tests/*.yaml (see docs/testing.md)"));
+        }
+        ScenarioParser parser = new ScenarioParser(bundle.toAbsolutePath().normalize());
+        List<Scenario> scenarios = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                scenarios.addAll(parser.parse(file));
+            } catch (InvalidInputException e) {
+                problems.addAll(e.getProblems());
+            }
+        }
+        if (!problems.isEmpty()) throw new InvalidInputException(problems);
+        return scenarios;
+    }
+
+    /** The bundle's rules that fired in none of the results, in name order. */
+    public static List<String> unfiredRules(CompiledBundle bundle, List<ScenarioResult> results) {
+        Set<String> fired = new LinkedHashSet<>();
+        results.forEach(r -> fired.addAll(r.firedRules()));
+        return bundle.ruleNames().stream().filter(rule -> !fired.contains(rule)).toList();
+    }
+}
