@@ -77,6 +77,7 @@ public final class PlanYaml {
         options.setWidth(120);
         options.setSplitLines(false);
         Representer representer = new Representer(options);
-        return new Yaml(representer, options).dump(value);
+        // A fresh copy shares no list between two places, so the output holds no YAML anchors (&id001).
+        return new Yaml(representer, options).dump(dev.runbook.rules.fact.Values.thawed(value));
     }
 }

@@ -7,12 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -22,9 +20,8 @@ import java.util.TreeMap;
  * the garbage collector. Nothing happens until {@link #settle(Instant)} is called; a settle repeats
  * its steps until the cluster stops changing, so it leaves the cluster at rest.
  *
- * <p>The only state kept outside the cluster is the readiness a test forced on a pod with
- * {@link #podReady} or {@link #podNotReady}, held by the pod's uid: a pod deleted and created again is
- * a new pod, and its readiness is natural again.
+ * <p>The controllers keep no state of their own: everything they decide follows from the objects in
+ * the cluster and the time they are given, so any number of them could take turns.
  */
 public final class SimulatedControllers {
 
@@ -43,11 +40,8 @@ public final class SimulatedControllers {
     /** A settle that changes the cluster this many times in a row is a loop, not progress. */
     static final int MAX_ROUNDS = 1000;
 
-    private record ForcedReadiness(boolean ready, Instant since) {}
-
     private final Cluster cluster;
     private final Duration readyAfter;
-    private final Map<String, ForcedReadiness> forced = new HashMap<>();
 
     /** Controllers whose pods become ready {@link #DEFAULT_READY_AFTER} after creation. */
     public SimulatedControllers(Cluster cluster) {
@@ -79,31 +73,41 @@ public final class SimulatedControllers {
             changed |= syncStatefulSets();
             changed |= syncPods(now);
             changed |= syncJobs();
-            if (!changed) {
-                forgetDeletedPods();
-                return;
-            }
+            if (!changed) return;
         }
         throw new IllegalStateException("the simulated cluster did not come to rest after " + MAX_ROUNDS + " rounds");
     }
 
     // ---- world changes ------------------------------------------------------------------------
 
-    /** From {@code now} the pod is Running and Ready False, until {@link #podReady}. Written at once. */
+    /**
+     * The pod turns Running with Ready False at {@code now}, written at once. The kubelet leaves a
+     * Running pod's readiness alone, so it stays not ready until {@link #podReady}.
+     *
+     * @throws IllegalStateException when the pod has finished (phase Succeeded or Failed)
+     */
     public synchronized void podNotReady(ObjectRef pod, Instant now) {
-        force(pod, new ForcedReadiness(false, now), "podNotReady");
+        setReadiness(pod, false, now, "podNotReady");
     }
 
-    /** From {@code now} the pod is Running and Ready True, whatever its age, until {@link #podNotReady}. */
+    /**
+     * The pod turns Running with Ready True at {@code now}, written at once, even before its readiness
+     * delay; it stays ready until {@link #podNotReady}.
+     *
+     * @throws IllegalStateException when the pod has finished (phase Succeeded or Failed)
+     */
     public synchronized void podReady(ObjectRef pod, Instant now) {
-        force(pod, new ForcedReadiness(true, now), "podReady");
+        setReadiness(pod, true, now, "podReady");
     }
 
-    private void force(ObjectRef ref, ForcedReadiness readiness, String what) {
-        Objects.requireNonNull(readiness.since(), "now");
+    private void setReadiness(ObjectRef ref, boolean ready, Instant now, String what) {
+        Objects.requireNonNull(now, "now");
         Map<String, Object> pod = existing(ref, "Pod", what);
-        forced.put(uid(pod), readiness);
-        syncPod(pod, readiness.since());
+        String phase = Json.stringAt(Json.mapAt(pod, "status"), "phase");
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            throw new IllegalStateException(what + ": " + ref + " has finished (phase " + phase + ")");
+        }
+        writePodStatus(pod, "Running", ready, now);
     }
 
     /**
@@ -224,7 +228,7 @@ public final class SimulatedControllers {
         int replicas = intAt(spec, "replicas", 1, setRef + " spec.replicas");
         Map<String, Object> template = Json.mapAt(spec, "template");
         String revision = name + "-" + Json.hash(template == null ? Map.of() : template);
-        boolean changed = false;
+        boolean changed = adoptOrphans(set, revision);
 
         TreeMap<Integer, Map<String, Object>> pods = podsOf(set);
         // Scale down, highest ordinal first.
@@ -272,6 +276,64 @@ public final class SimulatedControllers {
         return changed;
     }
 
+    /**
+     * Adopts the pods named {@code <set>-<ordinal>} in its namespace that no controller owns and whose
+     * labels match {@code spec.selector.matchLabels} (matchExpressions are not evaluated): adds the
+     * controller owner reference and, when the pod has none, the revision label of the current
+     * template, so a pod written by hand in a scenario counts as up to date.
+     */
+    private boolean adoptOrphans(Map<String, Object> set, String revision) {
+        ObjectRef setRef = InMemoryCluster.refOf(set);
+        Map<String, Object> matchLabels = Json.mapAt(Json.mapAt(Json.mapAt(set, "spec"), "selector"), "matchLabels");
+        boolean changed = false;
+        for (Map<String, Object> pod : cluster.list("Pod")) {
+            if (!namespace(pod).equals(setRef.getNamespace()) || controllerUid(pod) != null
+                    || ordinalOf(podName(pod), setRef.getName()) == null) {
+                continue;
+            }
+            Map<String, Object> labels = Json.mapAt(Json.mapAt(pod, "metadata"), "labels");
+            if (matchLabels != null && !matchLabels.isEmpty()) {
+                boolean matches = labels != null;
+                for (Map.Entry<String, Object> wanted : matchLabels.entrySet()) {
+                    matches = matches && Json.same(wanted.getValue(), labels.get(wanted.getKey()));
+                }
+                if (!matches) continue;
+            }
+            Map<String, Object> adopted = Json.copyMap(pod, "pod");
+            Map<String, Object> metadata = Json.child(adopted, "metadata", "metadata");
+            Object owners = metadata.get("ownerReferences");
+            List<Object> ownerReferences = owners instanceof List<?> list ? new ArrayList<>(list) : new ArrayList<>();
+            ownerReferences.add(ownerReference(set));
+            metadata.put("ownerReferences", ownerReferences);
+            Json.child(metadata, "labels", "metadata.labels").putIfAbsent(REVISION_LABEL, revision);
+            cluster.put(adopted);
+            changed = true;
+        }
+        return changed;
+    }
+
+    /** The ordinal of a pod named {@code <set>-<ordinal>}, or null. */
+    private static Integer ordinalOf(String podName, String setName) {
+        String prefix = setName + "-";
+        if (podName == null || !podName.startsWith(prefix)) return null;
+        String digits = podName.substring(prefix.length());
+        if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) return null;
+        if (digits.length() > 1 && digits.startsWith("0")) return null;
+        return Integer.parseInt(digits);
+    }
+
+    private static Map<String, Object> ownerReference(Map<String, Object> set) {
+        ObjectRef setRef = InMemoryCluster.refOf(set);
+        Map<String, Object> owner = new LinkedHashMap<>();
+        owner.put("apiVersion", setRef.getApiVersion());
+        owner.put("kind", "StatefulSet");
+        owner.put("name", setRef.getName());
+        owner.put("uid", uid(set));
+        owner.put("controller", true);
+        owner.put("blockOwnerDeletion", true);
+        return owner;
+    }
+
     private static boolean othersReady(Map<Integer, Map<String, Object>> pods, int except, int replicas) {
         for (int ordinal = 0; ordinal < replicas; ordinal++) {
             if (ordinal == except) continue;
@@ -284,21 +346,13 @@ public final class SimulatedControllers {
     /** The pods the StatefulSet controls, by ordinal; a pod whose name has no ordinal counts as MAX_VALUE. */
     private TreeMap<Integer, Map<String, Object>> podsOf(Map<String, Object> set) {
         String uid = uid(set);
-        String prefix = InMemoryCluster.refOf(set).getName() + "-";
+        String setName = InMemoryCluster.refOf(set).getName();
         TreeMap<Integer, Map<String, Object>> pods = new TreeMap<>();
         int unnumbered = Integer.MAX_VALUE;
         for (Map<String, Object> pod : cluster.list("Pod")) {
             if (!namespace(pod).equals(namespace(set)) || !uid.equals(controllerUid(pod))) continue;
-            String name = podName(pod);
-            Integer ordinal = null;
-            if (name.startsWith(prefix)) {
-                try {
-                    ordinal = Integer.parseInt(name.substring(prefix.length()));
-                } catch (NumberFormatException e) {
-                    ordinal = null;
-                }
-            }
-            pods.put(ordinal == null || ordinal < 0 ? unnumbered-- : ordinal, pod);
+            Integer ordinal = ordinalOf(podName(pod), setName);
+            pods.put(ordinal == null ? unnumbered-- : ordinal, pod);
         }
         return pods;
     }
@@ -323,14 +377,7 @@ public final class SimulatedControllers {
         metadata.put("labels", labels);
         Map<String, Object> annotations = Json.mapAt(templateMetadata, "annotations");
         if (annotations != null && !annotations.isEmpty()) metadata.put("annotations", annotations);
-        Map<String, Object> owner = new LinkedHashMap<>();
-        owner.put("apiVersion", setRef.getApiVersion());
-        owner.put("kind", "StatefulSet");
-        owner.put("name", setRef.getName());
-        owner.put("uid", uid(set));
-        owner.put("controller", true);
-        owner.put("blockOwnerDeletion", true);
-        metadata.put("ownerReferences", new ArrayList<>(List.of(owner)));
+        metadata.put("ownerReferences", new ArrayList<>(List.of(ownerReference(set))));
         Map<String, Object> spec = new LinkedHashMap<>();
         Map<String, Object> templateSpec = Json.mapAt(template, "spec");
         if (templateSpec != null) spec.putAll(templateSpec);
@@ -398,53 +445,55 @@ public final class SimulatedControllers {
     }
 
     /**
-     * Writes the pod's {@code status.phase} and Ready condition: Pending and not ready until
-     * {@code readyAfter} past its creation, then Running and Ready, unless a test forced its readiness.
-     * A pod in a terminal phase (Succeeded, Failed) keeps it and is not ready.
+     * The kubelet: a pod that is starting (phase Pending, or neither a phase nor a Ready condition) is
+     * Pending and not ready until {@code readyAfter} past its creation, then Running and Ready (the
+     * transition time is the moment it became ready, not the time of the settle). A pod that has
+     * finished (Succeeded, Failed) keeps its phase and is not ready. Any other pod (Running, or given
+     * with a Ready condition) is left as it is: its readiness changes only by {@link #podReady} and
+     * {@link #podNotReady}.
      */
     private boolean syncPod(Map<String, Object> pod, Instant now) {
-        Map<String, Object> existingStatus = Json.mapAt(pod, "status");
-        String phase = Json.stringAt(existingStatus, "phase");
+        Map<String, Object> status = Json.mapAt(pod, "status");
+        String phase = Json.stringAt(status, "phase");
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return writePodStatus(pod, phase, false, now);
+        }
+        boolean starting = "Pending".equals(phase) || (phase == null && readyCondition(pod) == null);
+        if (!starting) {
+            return false;
+        }
         Instant created = creationTime(pod, now);
         Instant readyAt = created.plus(readyAfter);
-        boolean naturallyReady = !now.isBefore(readyAt);
-        ForcedReadiness force = forced.get(uid(pod));
+        return now.isBefore(readyAt)
+                ? writePodStatus(pod, "Pending", false, created)
+                : writePodStatus(pod, "Running", true, readyAt);
+    }
 
-        boolean ready;
-        String desiredPhase;
-        Instant since;
-        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-            ready = false;
-            desiredPhase = phase;
-            since = now;
-        } else if (force != null) {
-            ready = force.ready();
-            desiredPhase = ready || naturallyReady || "Running".equals(phase) ? "Running" : "Pending";
-            since = force.since();
-        } else {
-            ready = naturallyReady;
-            desiredPhase = ready ? "Running" : "Pending";
-            since = ready ? readyAt : created;
-        }
-
+    /**
+     * Sets the pod's phase and its Ready condition; the condition's lastTransitionTime becomes
+     * {@code since} only when its status changes. Writes nothing when both already read so.
+     */
+    private boolean writePodStatus(Map<String, Object> pod, String phase, boolean ready, Instant since) {
+        ObjectRef ref = InMemoryCluster.refOf(pod);
         Map<String, Object> changed = Json.copyMap(pod, "pod");
-        Map<String, Object> status = Json.child(changed, "status", InMemoryCluster.refOf(pod) + " status");
-        status.put("phase", desiredPhase);
-        List<Object> conditions = conditions(status, InMemoryCluster.refOf(pod));
+        Map<String, Object> status = Json.child(changed, "status", ref + " status");
+        status.put("phase", phase);
+        List<Object> conditions = conditions(status, ref);
         Map<String, Object> condition = null;
         for (Object item : conditions) {
             if (item instanceof Map<?, ?> map && "Ready".equals(map.get("type"))) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> found = (Map<String, Object>) map;
                 condition = found;
+                break;
             }
         }
-        String readyStatus = ready ? "True" : "False";
         if (condition == null) {
             condition = new LinkedHashMap<>();
             condition.put("type", "Ready");
             conditions.add(condition);
         }
+        String readyStatus = ready ? "True" : "False";
         if (!readyStatus.equals(condition.get("status"))) {
             condition.put("status", readyStatus);
             condition.put("lastTransitionTime", since.toString());
@@ -454,11 +503,15 @@ public final class SimulatedControllers {
         return true;
     }
 
-    private void forgetDeletedPods() {
-        if (forced.isEmpty()) return;
-        Set<String> live = new HashSet<>();
-        for (Map<String, Object> pod : cluster.list("Pod")) live.add(uid(pod));
-        forced.keySet().retainAll(live);
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> readyCondition(Map<String, Object> pod) {
+        Map<String, Object> status = Json.mapAt(pod, "status");
+        if (status != null && status.get("conditions") instanceof List<?> list) {
+            for (Object item : list) {
+                if (item instanceof Map<?, ?> c && "Ready".equals(c.get("type"))) return (Map<String, Object>) c;
+            }
+        }
+        return null;
     }
 
     // ---- Job controller -----------------------------------------------------------------------
@@ -499,13 +552,8 @@ public final class SimulatedControllers {
     static boolean isReady(Map<String, Object> pod) {
         Map<String, Object> metadata = Json.mapAt(pod, "metadata");
         if (metadata != null && metadata.get("deletionTimestamp") != null) return false;
-        Map<String, Object> status = Json.mapAt(pod, "status");
-        if (status != null && status.get("conditions") instanceof List<?> list) {
-            for (Object item : list) {
-                if (item instanceof Map<?, ?> c && "Ready".equals(c.get("type"))) return "True".equals(c.get("status"));
-            }
-        }
-        return false;
+        Map<String, Object> condition = readyCondition(pod);
+        return condition != null && "True".equals(condition.get("status"));
     }
 
     @SuppressWarnings("unchecked")

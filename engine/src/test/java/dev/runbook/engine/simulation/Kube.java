@@ -57,6 +57,14 @@ final class Kube {
         return object;
     }
 
+    /**
+     * Asserts that two values mean the same, numbers compared by value: an action's values may hold
+     * 3 as an Integer or as a Long, and the cluster treats both alike.
+     */
+    static void assertSameJson(Object actual, Object expected) {
+        org.assertj.core.api.Assertions.assertThat(Json.canonical(actual)).isEqualTo(Json.canonical(expected));
+    }
+
     @SuppressWarnings("unchecked")
     static Object at(Map<String, Object> object, String dottedPath) {
         return dev.runbook.rules.fact.ObjectPath.read(object, dottedPath);

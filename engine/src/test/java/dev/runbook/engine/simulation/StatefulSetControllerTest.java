@@ -306,6 +306,41 @@ class StatefulSetControllerTest {
         assertThat(at(get(db), "status.replicas")).isEqualTo(1);
     }
 
+    @Test
+    void adoptsHandWrittenPodsThatMatchItsSelectorWithoutReplacingThem() {
+        for (String name : List.of("db-0", "db-1", "db-7x", "other-0")) {
+            sim.create(map("apiVersion", "v1", "kind", "Pod", "metadata", map("name", name, "namespace", "prod",
+                            "labels", map("app", "db", "role", name.equals("db-0") ? "primary" : "replica")),
+                    "spec", map("containers", list(map("name", "main", "image", "postgres:16"))),
+                    "status", map("phase", "Running", "conditions", list(map("type", "Ready", "status", "True",
+                            "lastTransitionTime", "2026-03-01T08:00:00Z")))));
+        }
+        sim.create(map("apiVersion", "v1", "kind", "Pod", "metadata", map("name", "db-2", "namespace", "prod",
+                "labels", map("app", "not-db")), "spec", map()));
+        Object uid = at(get(pod("db-0")), "metadata.uid");
+        sim.create(statefulSet("prod", "db", 2, "postgres:16"));
+
+        sim.settle();
+
+        Map<String, Object> set = get(db);
+        assertThat(podNames()).containsExactly("db-0", "db-1", "db-2", "db-7x", "other-0");
+        assertThat(at(get(pod("db-0")), "metadata.uid")).isEqualTo(uid);
+        assertThat(at(get(pod("db-0")), "metadata.ownerReferences[0].uid")).isEqualTo(at(set, "metadata.uid"));
+        assertThat(at(get(pod("db-1")), "metadata.labels")).isEqualTo(map("app", "db", "role", "replica",
+                SimulatedControllers.REVISION_LABEL, at(set, "status.updateRevision")));
+        assertThat(at(get(pod("db-2")), "metadata.ownerReferences")).as("labels do not match").isNull();
+        assertThat(at(get(pod("db-7x")), "metadata.ownerReferences")).as("no ordinal").isNull();
+        assertThat(at(get(pod("other-0")), "metadata.ownerReferences")).isNull();
+        assertThat(at(set, "status.replicas")).isEqualTo(2);
+        assertThat(at(set, "status.readyReplicas")).isEqualTo(2);
+        assertThat(controllerEvents()).isEmpty();
+
+        changeImage("postgres:17");
+        sim.settle();
+        assertThat(at(get(pod("db-1")), "spec.containers[0].image")).isEqualTo("postgres:17");
+        assertThat(at(get(pod("db-0")), "spec.containers[0].image")).isEqualTo("postgres:16");
+    }
+
     private List<Object> images() {
         return sim.cluster().list("Pod").stream().map(p -> at(p, "spec.containers[0].image")).toList();
     }

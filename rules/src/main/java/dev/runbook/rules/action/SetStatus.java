@@ -16,7 +16,7 @@ public final class SetStatus extends Action {
     /** @param path relative to {@code status}, e.g. {@code phase} or {@code backup.lastName} */
     public SetStatus(ObjectRef target, String path, Object value) {
         super(target);
-        this.path = String.join(".", ObjectPath.steps(path));
+        this.path = ObjectPath.join(ObjectPath.steps(path));
         this.value = Values.frozen(Values.thawed(value));
     }
 

@@ -24,10 +24,16 @@ public final class Condition {
         Object time = map.get("lastTransitionTime");
         return new Condition(
                 Values.asString(map.get("type")),
-                Values.asString(map.get("status")),
+                status(map.get("status")),
                 Values.asString(map.get("reason")),
                 Values.asString(map.get("message")),
                 time == null ? null : Values.asInstant(time, "lastTransitionTime"));
+    }
+
+    /** A status written unquoted in YAML ({@code status: True}) arrives as a boolean: it means the same. */
+    private static String status(Object value) {
+        if (value instanceof Boolean bool) return bool ? "True" : "False";
+        return Values.asString(value);
     }
 
     public String getType() { return type; }

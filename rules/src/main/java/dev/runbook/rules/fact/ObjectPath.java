@@ -47,6 +47,16 @@ public final class ObjectPath {
         return steps;
     }
 
+    /** The inverse of {@link #steps}: {@code [a, b, [2], c]} becomes {@code a.b[2].c}. */
+    public static String join(List<String> steps) {
+        StringBuilder path = new StringBuilder();
+        for (String step : steps) {
+            if (path.length() > 0 && !step.startsWith("[")) path.append('.');
+            path.append(step);
+        }
+        return path.toString();
+    }
+
     private static Object stepInto(Object current, String step) {
         if (step.startsWith("[")) {
             if (!(current instanceof List<?> list)) {

@@ -119,6 +119,14 @@ public final class Values {
         if (value instanceof Date date) {
             return (T) date.toInstant().toString();
         }
+        // One type per kind of number, so that 3 from a YAML file, 3 from count() and 3 from
+        // integer() are the same value in an action's form and never conflict with each other.
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return (T) Long.valueOf(((Number) value).longValue());
+        }
+        if (value instanceof Float f) {
+            return (T) Double.valueOf(f.doubleValue());
+        }
         return value;
     }
 

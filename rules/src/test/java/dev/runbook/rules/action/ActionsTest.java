@@ -32,7 +32,8 @@ class ActionsTest {
             """;
 
     private static Map<String, Object> yaml(String text) {
-        return new Yaml().load(text);
+        // Actions hold whole numbers as longs (see Values.frozen); YAML gives ints: compare alike.
+        return dev.runbook.rules.fact.Values.frozenMap(new Yaml().<Map<String, Object>>load(text));
     }
 
     // ---- the YAML form of each factory -------------------------------------------------------
@@ -140,7 +141,7 @@ class ActionsTest {
         assertThat(status.identity()).isEqualTo("setStatus Store demo/main phase");
         assertThat(Actions.setStatus(STORE, "backup.lastSlot", "2026-11-30T02:00:00Z").toMap())
                 .containsEntry("path", "backup.lastSlot");
-        assertThat(Actions.setStatus(STORE, "readyInstances", 2).toMap()).containsEntry("value", 2);
+        assertThat(Actions.setStatus(STORE, "readyInstances", 2).toMap()).containsEntry("value", 2L);
         assertThat(Actions.setStatus(STORE, "members", List.of("main-0", "main-1")).toMap())
                 .containsEntry("value", List.of("main-0", "main-1"));
         assertThat(Actions.setStatus(STORE, "targetPrimary", null).toMap()).containsEntry("value", null);

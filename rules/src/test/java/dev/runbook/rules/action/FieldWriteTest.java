@@ -20,7 +20,8 @@ class FieldWriteTest {
     private static final ObjectRef OTHER_POD = ObjectRef.of("v1", "Pod", "demo", "main-1");
 
     private static FieldWrite write(ObjectRef target, Object value, String... path) {
-        return new FieldWrite(target, List.of(path), value);
+        // Actions hold whole numbers as longs (see Values.frozen), so expected values are normalised the same way.
+        return new FieldWrite(target, List.of(path), dev.runbook.rules.fact.Values.frozen(value));
     }
 
     /** Whether any write of {@code a} conflicts with any write of {@code b}. */
