@@ -38,6 +38,23 @@ class ScenarioKitTest {
         }
     }
 
+    @Test
+    void emptyingTheRulesMakesEveryScenarioFail() {
+        var source = dev.runbook.engine.bundle.BundleLoader.load(BUNDLE);
+        Map<String, String> files = new java.util.TreeMap<>();
+        source.files().forEach((path, text) -> {
+            if (!path.startsWith("rules/")) files.put(path, text);
+        });
+        files.put("rules/empty.drl", "package example\n");
+        CompiledBundle emptied = dev.runbook.engine.compile.BundleCompiler.compile(
+                new dev.runbook.engine.bundle.BundleSource("emptied", files));
+        ScenarioRunner runner = new ScenarioRunner();
+
+        for (Scenario scenario : ScenarioSuite.read(BUNDLE, List.of())) {
+            assertThat(runner.run(emptied, scenario).passed()).as(scenario.displayName()).isFalse();
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             expects a rule that does not fire              | failing-tests/wrong.yaml:6: expected rule 'Ready when every wanted member is ready' to fire, but it did not
