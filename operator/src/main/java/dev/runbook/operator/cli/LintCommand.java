@@ -19,6 +19,10 @@ final class LintCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
@@ -26,8 +30,8 @@ final class LintCommand implements Callable<Integer> {
         return Failures.guard(err, () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             for (Problem warning : compiled.warnings()) err.println("warning: " + warning);
-            out.printf("bundle %s %s: %d rules, %d templates: OK%n", compiled.name(), compiled.spec().version(),
-                    compiled.ruleNames().size(), compiled.templates().names().size());
+            out.printf("bundle %s %s: %s, %s: OK%n", compiled.name(), compiled.spec().version(),
+                    count(compiled.ruleNames().size(), "rule"), count(compiled.templates().names().size(), "template"));
             out.printf("content version %s%n", compiled.version());
             return RunbookCommand.OK;
         });
