@@ -55,10 +55,13 @@ public final class PlanChecker {
     /** Each pair of actions that disagree, reported once with both rules. */
     static List<PlanProblem> conflicts(List<PlannedAction> plan) {
         List<PlanProblem> problems = new ArrayList<>();
+        // Identities and writes are computed once per action, not once per pair.
         List<List<FieldWrite>> writes = plan.stream().map(p -> p.action().writes()).toList();
+        List<String> identities = plan.stream().map(p -> p.action().identity()).toList();
         for (int i = 0; i < plan.size(); i++) {
             for (int j = i + 1; j < plan.size(); j++) {
-                String conflict = conflict(plan.get(i).action(), writes.get(i), plan.get(j).action(), writes.get(j));
+                String conflict = conflict(plan.get(i).action(), identities.get(i), writes.get(i),
+                        plan.get(j).action(), identities.get(j), writes.get(j));
                 if (conflict != null) {
                     List<String> rules = new ArrayList<>(plan.get(i).rules());
                     plan.get(j).rules().stream().filter(r -> !rules.contains(r)).forEach(rules::add);
@@ -72,9 +75,10 @@ public final class PlanChecker {
         return problems;
     }
 
-    private static String conflict(Action a, List<FieldWrite> aWrites, Action b, List<FieldWrite> bWrites) {
-        if (a.identity().equals(b.identity()) && !a.getType().equals("requeue")) {
-            return "conflict on " + a.identity();
+    private static String conflict(Action a, String aIdentity, List<FieldWrite> aWrites,
+                                   Action b, String bIdentity, List<FieldWrite> bWrites) {
+        if (aIdentity.equals(bIdentity) && !a.getType().equals("requeue")) {
+            return "conflict on " + aIdentity;
         }
         for (FieldWrite x : aWrites) {
             for (FieldWrite y : bWrites) {
