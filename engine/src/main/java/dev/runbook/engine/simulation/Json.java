@@ -61,38 +61,9 @@ final class Json {
      * element in order.
      */
     static boolean same(Object a, Object b) {
-        if (a == b) return true;
-        if (a instanceof Number x && b instanceof Number y) return decimal(x).compareTo(decimal(y)) == 0;
-        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
-            for (Map.Entry<?, ?> e : x.entrySet()) {
-                if (!same(e.getValue(), y.get(e.getKey()))) return false;
-            }
-            for (Map.Entry<?, ?> e : y.entrySet()) {
-                if (e.getValue() != null && !x.containsKey(e.getKey())) return false;
-            }
-            return true;
-        }
-        if (a instanceof List<?> x && b instanceof List<?> y) {
-            if (x.size() != y.size()) return false;
-            for (int i = 0; i < x.size(); i++) {
-                if (!same(x.get(i), y.get(i))) return false;
-            }
-            return true;
-        }
-        return a != null && a.equals(b);
+        return dev.runbook.rules.fact.Values.same(a, b);
     }
 
-    private static BigDecimal decimal(Number n) {
-        if (n instanceof BigDecimal d) return d;
-        if (n instanceof Double || n instanceof Float) {
-            double d = n.doubleValue();
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                throw new IllegalArgumentException(n + " is not a JSON number");
-            }
-            return BigDecimal.valueOf(d);
-        }
-        return new BigDecimal(n.toString());
-    }
 
     /** A text that is equal for values that are {@link #same}: keys sorted, numbers normalised. */
     static String canonical(Object value) {
@@ -105,7 +76,7 @@ final class Json {
         if (value == null) {
             out.append("null");
         } else if (value instanceof Number n) {
-            out.append(decimal(n).stripTrailingZeros().toPlainString());
+            out.append(dev.runbook.rules.fact.Values.decimal(n).stripTrailingZeros().toPlainString());
         } else if (value instanceof Boolean) {
             out.append(value);
         } else if (value instanceof Map<?, ?> map) {

@@ -157,4 +157,44 @@ public final class Values {
         }
         return (T) value;
     }
+
+    /**
+     * Whether two JSON-like values mean the same: numbers by value (3, 3L and 3.0 are the same), maps
+     * by their entries regardless of order (an entry holding null is the same as no entry), lists
+     * element by element in order. The simulator and the operator both decide "nothing changed" by it.
+     */
+    public static boolean same(Object a, Object b) {
+        if (a == b) return true;
+        if (a instanceof Number x && b instanceof Number y) return decimal(x).compareTo(decimal(y)) == 0;
+        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+            for (Map.Entry<?, ?> e : x.entrySet()) {
+                if (!same(e.getValue(), y.get(e.getKey()))) return false;
+            }
+            for (Map.Entry<?, ?> e : y.entrySet()) {
+                if (e.getValue() != null && !x.containsKey(e.getKey())) return false;
+            }
+            return true;
+        }
+        if (a instanceof List<?> x && b instanceof List<?> y) {
+            if (x.size() != y.size()) return false;
+            for (int i = 0; i < x.size(); i++) {
+                if (!same(x.get(i), y.get(i))) return false;
+            }
+            return true;
+        }
+        return a != null && a.equals(b);
+    }
+
+    /** A number as an exact decimal; NaN and infinities are not JSON numbers and are refused. */
+    public static BigDecimal decimal(Number n) {
+        if (n instanceof BigDecimal d) return d;
+        if (n instanceof Double || n instanceof Float) {
+            double d = n.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new IllegalArgumentException(n + " is not a JSON number");
+            }
+            return BigDecimal.valueOf(d);
+        }
+        return new BigDecimal(n.toString());
+    }
 }

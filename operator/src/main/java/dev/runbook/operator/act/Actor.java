@@ -1,0 +1,196 @@
+package dev.runbook.operator.act;
+
+import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.simulation.ActionApplier;
+import dev.runbook.engine.simulation.InMemoryCluster;
+import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.operator.error.ActionFailedException;
+import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.Reasons;
+import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.kube.EventWriter;
+import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.kube.Maps;
+import dev.runbook.rules.action.Action;
+import dev.runbook.rules.action.Apply;
+import dev.runbook.rules.action.ApplyTemplate;
+import dev.runbook.rules.action.Delete;
+import dev.runbook.rules.action.EmitEvent;
+import dev.runbook.rules.action.MergePatch;
+import dev.runbook.rules.action.Requeue;
+import dev.runbook.rules.action.SetCondition;
+import dev.runbook.rules.action.SetMetadataEntry;
+import dev.runbook.rules.action.SetStatus;
+import dev.runbook.rules.fact.ObjectRef;
+import dev.runbook.rules.fact.Primary;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Applies a checked plan to the cluster through the API server, action by action, each idempotent:
+ *
+ * <ul>
+ *   <li>{@code apply}: server-side apply with the bundle's field manager, with an owner reference to
+ *       the primary added to objects in its namespace;</li>
+ *   <li>{@code mergePatch}: a JSON merge patch of the existing object;</li>
+ *   <li>{@code delete}: deletes the object when it is there (already gone, or already being deleted,
+ *       is not an error);</li>
+ *   <li>{@code setStatus}, {@code setCondition}: through the status subresource; {@code label},
+ *       {@code annotate}: on the object's metadata. The new state is computed from the object as it
+ *       is now by the engine's own {@link ActionApplier} (the code the scenario tests run), and only
+ *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
+ *       from: a 409 conflict is retried on fresh state;</li>
+ *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
+ * </ul>
+ *
+ * <p>Each action's outcome compares the object's resourceVersion before and after: CREATED when it
+ * was not there, UPDATED when the resourceVersion moved, DELETED, or NONE when nothing changed. The
+ * first action that fails stops the plan; the ones before it stay applied.
+ */
+public final class Actor {
+    /** How many times an action is computed again on fresh state after a 409 conflict. */
+    public static final int CONFLICT_ATTEMPTS = 3;
+
+    private final KubeApi api;
+    private final EventWriter events;
+    private final String fieldManager;
+
+    public Actor(KubeApi api, EventWriter events, String fieldManager) {
+        this.api = api;
+        this.events = events;
+        this.fieldManager = fieldManager;
+    }
+
+    /** Applies the actions in order, stopping at the first failure. */
+    public ActResult act(List<PlannedAction> plan, Primary primary, Instant now) {
+        List<AppliedAction> applied = new ArrayList<>();
+        for (PlannedAction planned : plan) {
+            try {
+                applied.add(new AppliedAction(planned, apply(planned.action(), primary, now)));
+            } catch (RuntimeException e) {
+                return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(), e));
+            }
+        }
+        return ActResult.complete(applied);
+    }
+
+    /** Applies one action. */
+    public Outcome apply(Action action, Primary primary, Instant now) {
+        Objects.requireNonNull(action, "action");
+        if (action instanceof Apply apply) return apply(apply, primary);
+        if (action instanceof MergePatch patch) return mergePatch(patch);
+        if (action instanceof Delete delete) return delete(delete.getTarget());
+        if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, now, true);
+        if (action instanceof SetMetadataEntry) return computed(action, now, false);
+        if (action instanceof EmitEvent event) {
+            ObjectRef target = event.getTarget();
+            String uid = sameObject(target, primary) ? primary.getUid() : null;
+            events.record(target, uid, event.getEventType(), event.getReason(), event.getMessage(), now);
+            return Outcome.CREATED;
+        }
+        if (action instanceof Requeue) return Outcome.NONE;
+        if (action instanceof ApplyTemplate) {
+            throw new IllegalArgumentException("a template must be rendered by the engine before it is applied");
+        }
+        throw new IllegalArgumentException("the operator does not know the action type '" + action.getType() + "'");
+    }
+
+    private static boolean sameObject(ObjectRef target, Primary primary) {
+        return target.getKind().equals(primary.getKind()) && target.getName().equals(primary.getName())
+                && target.getNamespace().equals(primary.getNamespace());
+    }
+
+    private Outcome apply(Apply apply, Primary primary) {
+        Map<String, Object> desired = OwnerReferences.withOwner(apply.getObject(), apply.getTarget(), primary);
+        Optional<Map<String, Object>> before = api.get(apply.getTarget());
+        Map<String, Object> after = api.serverSideApply(desired, fieldManager);
+        return before.isEmpty() ? Outcome.CREATED : compare(before.get(), after);
+    }
+
+    private Outcome mergePatch(MergePatch patch) {
+        Map<String, Object> before = existing(patch.getTarget());
+        Map<String, Object> after = api.mergePatch(patch.getTarget(), Maps.copy(patch.getPatch()), fieldManager);
+        return compare(before, after);
+    }
+
+    private Outcome delete(ObjectRef target) {
+        Optional<Map<String, Object>> before = api.get(target);
+        if (before.isEmpty() || Maps.map(before.get(), "metadata").get("deletionTimestamp") != null) return Outcome.NONE;
+        return api.delete(target) ? Outcome.DELETED : Outcome.NONE;
+    }
+
+    /**
+     * Status and metadata actions: the engine's applier computes the new object from the current one;
+     * the difference goes out as a merge patch with the resourceVersion it was computed from.
+     */
+    private Outcome computed(Action action, Instant now, boolean status) {
+        ObjectRef target = action.getTarget();
+        for (int attempt = 1; ; attempt++) {
+            Map<String, Object> before = existing(target);
+            Map<String, Object> desired = compute(action, before, now);
+            Map<String, Object> patch = status
+                    ? section(before, desired, "status")
+                    : metadataPatch(before, desired);
+            if (patch.isEmpty()) return Outcome.NONE;
+            Map<String, Object> metadata = new LinkedHashMap<>(Maps.map(patch, "metadata"));
+            metadata.put("resourceVersion", Maps.resourceVersion(before));
+            patch.put("metadata", metadata);
+            try {
+                Map<String, Object> after = status
+                        ? api.mergePatchStatus(target, patch, fieldManager)
+                        : api.mergePatch(target, patch, fieldManager);
+                return compare(before, after);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e;
+                if (attempt >= CONFLICT_ATTEMPTS) {
+                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT, action.identity()
+                            + ": " + target + " kept changing (" + attempt + " conflicts in a row); retrying later",
+                            List.of()), e);
+                }
+            }
+        }
+    }
+
+    /** The object after the engine's {@link ActionApplier} applied the action to a copy of it. */
+    static Map<String, Object> compute(Action action, Map<String, Object> current, Instant now) {
+        InMemoryCluster scratch = new InMemoryCluster(now);
+        scratch.put(Maps.copy(current));
+        if (new ActionApplier(scratch).apply(action) == Outcome.NONE) return current;
+        return scratch.get(action.getTarget()).orElseThrow();
+    }
+
+    private static Map<String, Object> section(Map<String, Object> before, Map<String, Object> after, String key) {
+        Map<String, Object> diff = Maps.diff(Maps.map(before, key), Maps.map(after, key));
+        Map<String, Object> patch = new LinkedHashMap<>();
+        if (!diff.isEmpty()) patch.put(key, diff);
+        return patch;
+    }
+
+    private static Map<String, Object> metadataPatch(Map<String, Object> before, Map<String, Object> after) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        for (String key : List.of("labels", "annotations")) {
+            Map<String, Object> diff = Maps.diff(Maps.map(Maps.map(before, "metadata"), key),
+                    Maps.map(Maps.map(after, "metadata"), key));
+            if (!diff.isEmpty()) metadata.put(key, diff);
+        }
+        Map<String, Object> patch = new LinkedHashMap<>();
+        if (!metadata.isEmpty()) patch.put("metadata", metadata);
+        return patch;
+    }
+
+    private Map<String, Object> existing(ObjectRef target) {
+        return api.get(target).orElseThrow(() -> new KubernetesClientException(
+                target + " does not exist: the action needs an existing object", 404, null));
+    }
+
+    private static Outcome compare(Map<String, Object> before, Map<String, Object> after) {
+        return Objects.equals(Maps.resourceVersion(before), Maps.resourceVersion(after)) ? Outcome.NONE : Outcome.UPDATED;
+    }
+}

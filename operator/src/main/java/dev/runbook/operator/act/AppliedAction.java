@@ -1,0 +1,11 @@
+package dev.runbook.operator.act;
+
+import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.simulation.Outcome;
+
+/** One action of the plan and what applying it did. */
+public record AppliedAction(PlannedAction planned, Outcome outcome) {
+    public boolean changedSomething() { return outcome != Outcome.NONE; }
+
+    public String identity() { return planned.action().identity(); }
+}

@@ -1,0 +1,16 @@
+package dev.runbook.operator.cycle;
+
+import dev.runbook.operator.record.CycleReport;
+import dev.runbook.rules.fact.Primary;
+
+/**
+ * Told about every cycle once it has been recorded: for metrics, and for tests that need to know that
+ * a cycle ran even when it changed nothing. Called on the reconciling thread; must be quick and must
+ * not throw.
+ */
+@FunctionalInterface
+public interface CycleListener {
+    CycleListener NONE = (primary, report) -> {};
+
+    void cycleRecorded(Primary primary, CycleReport report);
+}

@@ -1,0 +1,130 @@
+package dev.runbook.operator.cycle;
+
+import dev.runbook.engine.bundle.BundleSpec;
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.cycle.Decision;
+import dev.runbook.engine.cycle.DecisionCycle;
+import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.operator.act.ActResult;
+import dev.runbook.operator.act.Actor;
+import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.error.ErrorMapping;
+import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.observe.Observer;
+import dev.runbook.operator.record.CycleReport;
+import dev.runbook.operator.record.Recorder;
+import dev.runbook.rules.action.EmitEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One reconcile cycle of one primary, phase by phase: observe (facts from the informer caches),
+ * decide and check (the engine), act (only a valid plan, only in enforce mode and not paused), record
+ * (status, condition, events), and the requeue: the soonest one a rule asked for, else the bundle's
+ * reconcile period; {@link #SETTLE_DELAY} after a cycle that changed an object.
+ *
+ * <p>Errors are caught here and mapped in one place ({@link ErrorMapping}): a permanent failure is
+ * recorded and the cycle ends normally, to run again at the period or on the next change; a temporary
+ * one is recorded when possible and thrown as {@link TemporaryException}, for JOSDK to retry with
+ * backoff. Nothing is kept between cycles.
+ */
+public final class ReconcileCycle {
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcileCycle.class);
+    /** The soonest a primary is reconciled again, whatever a rule asks: a requeue of 0s would spin. */
+    public static final Duration MIN_REQUEUE = Duration.ofSeconds(1);
+    /**
+     * After a cycle that changed an object, the next one comes this soon: to take the next step of a
+     * procedure whose intent the cycle just recorded in status (a change of status alone starts no
+     * cycle), or to confirm that nothing is left to change. Events do not count as changes.
+     */
+    public static final Duration SETTLE_DELAY = Duration.ofSeconds(1);
+
+    private final CompiledBundle bundle;
+    private final Observer observer;
+    private final Actor actor;
+    private final Recorder recorder;
+    private final Clock clock;
+    private final CycleListener listener;
+
+    public ReconcileCycle(CompiledBundle bundle, Actor actor, Recorder recorder, Clock clock, CycleListener listener) {
+        this.bundle = bundle;
+        this.observer = new Observer(bundle.spec());
+        this.actor = actor;
+        this.recorder = recorder;
+        this.clock = clock;
+        this.listener = listener;
+    }
+
+    /**
+     * Runs the cycle.
+     *
+     * @param primary     the primary as cached, as nested maps
+     * @param secondaries the cached objects of each secondary kind mapped to it
+     * @return when to run again
+     * @throws TemporaryException when the cycle should be retried with backoff
+     */
+    public Duration run(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries) {
+        Instant now = clock.instant();
+        BundleSpec spec = bundle.spec();
+        Observation observation = observer.observe(primary, secondaries, now);
+
+        BundleSpec.Mode mode = spec.mode();
+        boolean paused = false;
+        Decision decision = null;
+        List<AppliedAction> applied = List.of();
+        PlannedAction failedAction = null;
+        Failure failure = null;
+        Throwable cause = null;
+        try {
+            Switches switches = Switches.of(observation.primary(), spec);
+            mode = switches.mode();
+            paused = switches.paused();
+            decision = DecisionCycle.run(bundle, observation);
+            if (!decision.isValid()) {
+                failure = ErrorMapping.planRefused(decision);
+            } else if (switches.acts()) {
+                ActResult result = actor.act(decision.actions(), observation.primary(), now);
+                applied = result.applied();
+                if (!result.isComplete()) {
+                    failedAction = result.failed();
+                    failure = ErrorMapping.classify(result.failure());
+                    cause = result.failure();
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = ErrorMapping.classify(e);
+            cause = e;
+        }
+
+        CycleReport report = new CycleReport(bundle.name(), bundle.version(), mode, paused, decision, applied,
+                failedAction, failure);
+        try {
+            recorder.record(observation.primary(), report, now);
+        } catch (RuntimeException e) {
+            if (failure == null || !failure.isTemporary()) {
+                Failure recording = ErrorMapping.classify(e);
+                if (recording.isTemporary()) throw new TemporaryException(recording, e);
+                throw e;
+            }
+            LOG.debug("{}: could not record the temporary failure: {}", observation.primary(), e.getMessage());
+        }
+        listener.cycleRecorded(observation.primary(), report);
+        if (failure != null) {
+            if (failure.isTemporary()) throw new TemporaryException(failure, cause);
+            LOG.warn("{}: {}: {}", observation.primary(), failure.reason(), failure.describe());
+            return spec.reconcilePeriod();
+        }
+        Duration requeue = decision.requeueAfter().orElse(spec.reconcilePeriod());
+        boolean changed = applied.stream().anyMatch(a -> a.changedSomething() && !(a.planned().action() instanceof EmitEvent));
+        if (changed && SETTLE_DELAY.compareTo(requeue) < 0) requeue = SETTLE_DELAY;
+        return requeue.compareTo(MIN_REQUEUE) < 0 ? MIN_REQUEUE : requeue;
+    }
+}

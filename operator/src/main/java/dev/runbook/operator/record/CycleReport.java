@@ -1,0 +1,37 @@
+package dev.runbook.operator.record;
+
+import dev.runbook.engine.bundle.BundleSpec;
+import dev.runbook.engine.cycle.Decision;
+import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.error.Failure;
+
+import java.util.List;
+
+/**
+ * Everything one cycle did, for the record phase: the bundle, the mode it ran in, the decision (null
+ * when the cycle stopped before the rules came to a decision), the actions applied with their
+ * outcomes, the action that failed, and the failure, if any.
+ */
+public record CycleReport(
+        String bundle,
+        String bundleVersion,
+        BundleSpec.Mode mode,
+        boolean paused,
+        Decision decision,
+        List<AppliedAction> applied,
+        PlannedAction failedAction,
+        Failure failure) {
+
+    public CycleReport {
+        applied = List.copyOf(applied);
+    }
+
+    /** Whether the plan was meant to be applied: enforce mode, not paused. */
+    public boolean acting() { return mode == BundleSpec.Mode.ENFORCE && !paused; }
+
+    /** {@code enforce}, {@code observe} or {@code paused}: how the cycle treated its plan. */
+    public String modeName() {
+        return paused ? "paused" : mode.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

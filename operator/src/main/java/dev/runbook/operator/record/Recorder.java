@@ -1,0 +1,159 @@
+package dev.runbook.operator.record;
+
+import dev.runbook.engine.simulation.ActionApplier;
+import dev.runbook.engine.simulation.InMemoryCluster;
+import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.Reasons;
+import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.kube.EventWriter;
+import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.kube.Maps;
+import dev.runbook.rules.action.EmitEvent;
+import dev.runbook.rules.action.Requeue;
+import dev.runbook.rules.action.SetCondition;
+import dev.runbook.rules.action.SetStatus;
+import dev.runbook.rules.fact.ObjectRef;
+import dev.runbook.rules.fact.Primary;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Records a cycle on its primary: the status fields the operator owns, written through the status
+ * subresource only when they changed, and the events that say what happened.
+ *
+ * <p>Status: {@code observedGeneration} (the generation the cycle decided on), {@code bundleVersion}
+ * (the content hash of the bundle), {@code lastCycle} ({@link CycleSummary}) and the condition
+ * {@code RunbookApplied} ({@link RunbookCondition}), merged by type with the bundle's own conditions;
+ * its {@code lastTransitionTime} moves only when its status does.
+ *
+ * <p>Events, on the primary: one per applied action that changed something ({@code Created},
+ * {@code Updated}, {@code Deleted}, naming the action and the rules); a Warning with the failure's
+ * reason when the condition turns to a failure or the failure changes; {@code Paused} when a pause
+ * starts; {@code PlanObserved} in observe mode when the plan differs from the one recorded.
+ */
+public final class Recorder {
+    private final KubeApi api;
+    private final EventWriter events;
+    private final String fieldManager;
+
+    public Recorder(KubeApi api, EventWriter events, String fieldManager) {
+        this.api = api;
+        this.events = events;
+        this.fieldManager = fieldManager;
+    }
+
+    public void record(Primary primary, CycleReport report, Instant now) {
+        Optional<Map<String, Object>> before = writeStatus(primary, report, now);
+        if (before.isEmpty()) return; // the primary is gone: nothing to record on
+        recordEvents(primary, report, before.get(), now);
+    }
+
+    /** Writes the status when it changed; returns the primary as it was before, empty when it is gone. */
+    private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, Instant now) {
+        ObjectRef ref = primary.getRef();
+        RunbookCondition condition = RunbookCondition.of(report);
+        for (int attempt = 1; ; attempt++) {
+            Optional<Map<String, Object>> current = api.get(ref);
+            if (current.isEmpty()) return current;
+            Map<String, Object> desired = desiredStatus(current.get(), primary, report, condition, now);
+            Map<String, Object> diff = Maps.diff(Maps.map(current.get(), "status"), desired);
+            if (diff.isEmpty()) return current;
+            Map<String, Object> patch = new LinkedHashMap<>();
+            patch.put("metadata", Map.of("resourceVersion", Maps.resourceVersion(current.get())));
+            patch.put("status", diff);
+            try {
+                api.mergePatchStatus(ref, patch, fieldManager);
+                return current;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e;
+                if (attempt >= dev.runbook.operator.act.Actor.CONFLICT_ATTEMPTS) {
+                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT,
+                            "recording the cycle: " + ref + " kept changing", List.of()), e);
+                }
+            }
+        }
+    }
+
+    /** The status the primary should have after this cycle, computed by the engine's own applier. */
+    static Map<String, Object> desiredStatus(Map<String, Object> current, Primary primary, CycleReport report,
+                                             RunbookCondition condition, Instant now) {
+        ObjectRef ref = Maps.refOf(current);
+        InMemoryCluster scratch = new InMemoryCluster(now);
+        scratch.put(Maps.copy(current));
+        ActionApplier applier = new ActionApplier(scratch);
+        applier.apply(new SetStatus(ref, "observedGeneration", primary.getGeneration()));
+        applier.apply(new SetStatus(ref, "bundleVersion", report.bundleVersion()));
+        applier.apply(new SetStatus(ref, "lastCycle", CycleSummary.of(report)));
+        applier.apply(new SetCondition(ref, RunbookCondition.TYPE, condition.status(), condition.reason(), condition.message()));
+        return Maps.map(scratch.get(ref).orElseThrow(), "status");
+    }
+
+    private void recordEvents(Primary primary, CycleReport report, Map<String, Object> before, Instant now) {
+        ObjectRef ref = primary.getRef();
+        String uid = primary.getUid();
+        if (report.acting()) {
+            for (AppliedAction applied : report.applied()) {
+                var action = applied.planned().action();
+                if (!applied.changedSomething() || action instanceof EmitEvent || action instanceof Requeue) continue;
+                String reason = switch (applied.outcome()) {
+                    case CREATED -> "Created";
+                    case DELETED -> "Deleted";
+                    default -> "Updated";
+                };
+                events.record(ref, uid, "Normal", reason, applied.identity() + ", asked by " + rules(applied.planned().rules()), now);
+            }
+        }
+        RunbookCondition condition = RunbookCondition.of(report);
+        RunbookCondition previous = previousCondition(before);
+        if (!condition.equals(previous)) {
+            if (condition.isWarning()) {
+                events.record(ref, uid, "Warning", condition.reason(), condition.message(), now);
+            } else if (condition.reason().equals(Reasons.PAUSED)) {
+                events.record(ref, uid, "Normal", Reasons.PAUSED, condition.message(), now);
+            }
+        }
+        if (!report.paused() && !report.acting() && report.failure() == null
+                && !Objects.equals(plannedActions(Maps.map(Maps.map(before, "status"), "lastCycle")),
+                plannedActions(CycleSummary.of(report)))) {
+            List<String> planned = report.decision().actions().stream().map(p -> p.action().identity()).toList();
+            events.record(ref, uid, "Normal", "PlanObserved", "observe mode, nothing applied; the plan has "
+                    + planned.size() + " action" + (planned.size() == 1 ? "" : "s")
+                    + (planned.isEmpty() ? "" : ": " + String.join("; ", planned)), now);
+        }
+    }
+
+    private static List<Object> plannedActions(Map<String, Object> lastCycle) {
+        Object actions = lastCycle.get("actions");
+        List<Object> identities = new ArrayList<>();
+        if (actions instanceof List<?> list) {
+            for (Object entry : list) {
+                identities.add(entry instanceof Map<?, ?> map ? map.get("action") : entry);
+            }
+        }
+        return identities;
+    }
+
+    private static RunbookCondition previousCondition(Map<String, Object> object) {
+        Object conditions = Maps.map(object, "status").get("conditions");
+        if (!(conditions instanceof List<?> list)) return null;
+        for (Object item : list) {
+            if (item instanceof Map<?, ?> map && RunbookCondition.TYPE.equals(map.get("type"))) {
+                return new RunbookCondition(String.valueOf(map.get("status")), String.valueOf(map.get("reason")),
+                        map.get("message") == null ? "" : String.valueOf(map.get("message")));
+            }
+        }
+        return null;
+    }
+
+    private static String rules(List<String> rules) {
+        return (rules.size() == 1 ? "rule " : "rules ") + "'" + String.join("', '", rules) + "'";
+    }
+}

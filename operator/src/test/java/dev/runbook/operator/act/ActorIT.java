@@ -1,0 +1,219 @@
+package dev.runbook.operator.act;
+
+import dev.runbook.engine.bundle.Kind;
+import dev.runbook.engine.bundle.PrimaryKind;
+import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.operator.error.ErrorMapping;
+import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.Reasons;
+import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.kube.EventWriter;
+import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.rules.action.Action;
+import dev.runbook.rules.action.Actions;
+import dev.runbook.rules.fact.Primary;
+import dev.runbook.rules.fact.Resource;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static dev.runbook.operator.testkit.Objects.at;
+import static dev.runbook.operator.testkit.Objects.condition;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Each action applied through the API server: idempotent, with outcomes measured by resourceVersion. */
+class ActorIT {
+    static final PrimaryKind WEB_APP = new PrimaryKind(new Kind("test.runbook.dev/v1", "WebApp"), "webapps", true);
+    static final Instant T1 = Instant.parse("2026-11-30T09:00:00Z");
+    static final Instant T2 = Instant.parse("2026-11-30T09:05:00Z");
+    static final Instant T3 = Instant.parse("2026-11-30T09:10:00Z");
+
+    static TestCluster cluster;
+    static KubeApi api;
+    String namespace;
+    Actor actor;
+    Primary app;
+
+    @BeforeAll
+    static void start() {
+        cluster = TestCluster.start();
+        cluster.installCrd(Path.of("src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"));
+        api = new KubeApi(cluster.client());
+        api.register(WEB_APP);
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    @BeforeEach
+    void createApp() {
+        namespace = cluster.newNamespace("actor");
+        actor = new Actor(api, new EventWriter(cluster.client()), "runbook-test");
+        app = new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
+                "metadata", Map.of("name", "shop", "namespace", namespace), "spec", Map.of("greeting", "hi"))));
+    }
+
+    private Map<String, Object> config(String greeting) {
+        return Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "shop-config", "namespace", namespace), "data", Map.of("greeting", greeting));
+    }
+
+    private ConfigMap configMap() {
+        return cluster.client().configMaps().inNamespace(namespace).withName("shop-config").get();
+    }
+
+    private Map<String, Object> appNow() {
+        return api.get(app.getRef()).orElseThrow();
+    }
+
+    private Outcome apply(Action action, Instant now) {
+        return actor.apply(action, app, now);
+    }
+
+    @Test
+    void applyCreatesThenChangesNothingThenUpdates() {
+        assertThat(apply(Actions.apply(config("hi")), T1)).isEqualTo(Outcome.CREATED);
+        ConfigMap created = configMap();
+        assertThat(created.getData()).containsEntry("greeting", "hi");
+        assertThat(created.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo(app.getUid()));
+
+        assertThat(apply(Actions.apply(config("hi")), T1)).isEqualTo(Outcome.NONE);
+        assertThat(configMap().getMetadata().getResourceVersion()).isEqualTo(created.getMetadata().getResourceVersion());
+
+        assertThat(apply(Actions.apply(config("hello")), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(configMap().getData()).containsEntry("greeting", "hello");
+        assertThat(configMap().getMetadata().getResourceVersion()).isNotEqualTo(created.getMetadata().getResourceVersion());
+    }
+
+    @Test
+    void applyLeavesFieldsItDoesNotListAlone() {
+        cluster.client().configMaps().inNamespace(namespace).resource(new ConfigMapBuilder().withNewMetadata()
+                .withName("shop-config").addToLabels("owner", "someone-else").endMetadata()
+                .addToData("other", "kept").build()).create();
+
+        assertThat(apply(Actions.apply(config("hi")), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(configMap().getData()).containsEntry("greeting", "hi").containsEntry("other", "kept");
+        assertThat(configMap().getMetadata().getLabels()).containsEntry("owner", "someone-else");
+    }
+
+    @Test
+    void deleteToleratesAnObjectThatIsGone() {
+        apply(Actions.apply(config("hi")), T1);
+        Resource cm = new Resource(api.get(dev.runbook.rules.fact.ObjectRef.of("v1", "ConfigMap", namespace, "shop-config")).orElseThrow());
+
+        assertThat(apply(Actions.delete(cm), T1)).isEqualTo(Outcome.DELETED);
+        assertThat(configMap()).isNull();
+        assertThat(apply(Actions.delete(cm), T1)).isEqualTo(Outcome.NONE);
+    }
+
+    @Test
+    void conditionsAreMergedByTypeAndTheirTimeMovesOnlyWithTheirStatus() {
+        assertThat(apply(Actions.setCondition(app, "Other", "True", "Kept", ""), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(apply(Actions.setCondition(app, "Ready", "True", "Ok", "first"), T1)).isEqualTo(Outcome.UPDATED);
+        String version = (String) at(appNow(), "metadata.resourceVersion");
+
+        assertThat(apply(Actions.setCondition(app, "Ready", "True", "Ok", "first"), T2)).isEqualTo(Outcome.NONE);
+        assertThat((String) at(appNow(), "metadata.resourceVersion")).isEqualTo(version);
+
+        assertThat(apply(Actions.setCondition(app, "Ready", "True", "Ok", "second"), T2)).isEqualTo(Outcome.UPDATED);
+        assertThat(condition(appNow(), "Ready")).containsEntry("message", "second")
+                .containsEntry("lastTransitionTime", T1.toString());
+
+        assertThat(apply(Actions.setCondition(app, "Ready", "False", "Broken", "third"), T3)).isEqualTo(Outcome.UPDATED);
+        assertThat(condition(appNow(), "Ready")).containsEntry("status", "False")
+                .containsEntry("lastTransitionTime", T3.toString());
+        assertThat(condition(appNow(), "Other")).containsEntry("reason", "Kept");
+        assertThat((Map<String, Object>) at(appNow(), "spec")).isEqualTo(Map.of("greeting", "hi"));
+    }
+
+    @Test
+    void statusFieldsAndLabelsAreSetAndRemoved() {
+        assertThat(apply(Actions.setStatus(app, "backup.last", "b-1"), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(apply(Actions.setStatus(app, "phase", "Serving"), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(apply(Actions.setStatus(app, "backup.last", null), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat((Map<String, Object>) at(appNow(), "status")).containsEntry("phase", "Serving").doesNotContainKey("backup.last");
+        assertThat((Object) at(appNow(), "status.backup.last")).isNull();
+
+        assertThat(apply(Actions.label(app, "tier", "gold"), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(apply(Actions.label(app, "tier", "gold"), T1)).isEqualTo(Outcome.NONE);
+        assertThat((String) at(appNow(), "metadata.labels.tier")).isEqualTo("gold");
+        assertThat(apply(Actions.removeLabel(app, "tier"), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat((Object) at(appNow(), "metadata.labels.tier")).isNull();
+        assertThat(apply(Actions.removeLabel(app, "tier"), T1)).isEqualTo(Outcome.NONE);
+    }
+
+    @Test
+    void aMergePatchOfAMissingObjectFailsThePlanThereAsAPermanentFailure() {
+        Resource missing = new Resource(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "nowhere", "namespace", namespace)));
+        PlannedAction first = new PlannedAction(Actions.setStatus(app, "phase", "A"), List.of("First"));
+        PlannedAction patch = new PlannedAction(Actions.mergePatch(missing, "data.x", "y"), List.of("Patch it"));
+        PlannedAction after = new PlannedAction(Actions.setStatus(app, "next", "B"), List.of("After"));
+
+        ActResult result = actor.act(List.of(first, patch, after), app, T1);
+
+        assertThat(result.applied()).extracting(AppliedAction::outcome).containsExactly(Outcome.UPDATED);
+        assertThat(result.failed()).isSameAs(patch);
+        Failure failure = ErrorMapping.classify(result.failure());
+        assertThat(failure.kind()).isEqualTo(Failure.Kind.PERMANENT);
+        assertThat(failure.reason()).isEqualTo(Reasons.ACTION_FAILED);
+        assertThat(failure.describe()).startsWith("mergePatch ConfigMap " + namespace + "/nowhere").endsWith("(rules: Patch it)");
+        assertThat((Object) at(appNow(), "status.next")).isNull();
+    }
+
+    @Test
+    void aConflictIsRetriedOnFreshState() {
+        assumeTrue(cluster.isMock(), "409s are injected through the mock server");
+        String statusPath = "/apis/test.runbook.dev/v1/namespaces/" + namespace + "/webapps/shop/status?fieldManager=runbook-test";
+        cluster.failNext("PATCH", statusPath, 409, 1);
+
+        assertThat(apply(Actions.setCondition(app, "Ready", "True", "Ok", ""), T1)).isEqualTo(Outcome.UPDATED);
+        assertThat(condition(appNow(), "Ready")).containsEntry("status", "True");
+
+        cluster.failNext("PATCH", statusPath, 409, Actor.CONFLICT_ATTEMPTS);
+        assertThatThrownBy(() -> apply(Actions.setCondition(app, "Ready", "False", "No", ""), T1))
+                .isInstanceOfSatisfying(TemporaryException.class,
+                        e -> assertThat(e.failure().reason()).isEqualTo(Reasons.CONFLICT));
+    }
+
+    @Test
+    void eventsAreRecordedAndAggregated() {
+        assertThat(apply(Actions.warning(app, "FailoverStarted", "promoting pg-2"), T1)).isEqualTo(Outcome.CREATED);
+        assertThat(apply(Actions.warning(app, "FailoverStarted", "promoting pg-2"), T2)).isEqualTo(Outcome.CREATED);
+
+        List<Event> events = cluster.client().v1().events().inNamespace(namespace).list().getItems();
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("FailoverStarted");
+            assertThat(e.getCount()).isEqualTo(2);
+            assertThat(e.getInvolvedObject().getUid()).isEqualTo(app.getUid());
+            assertThat(e.getLastTimestamp()).isEqualTo(T2.toString());
+            assertThat(e.getSource().getComponent()).isEqualTo(EventWriter.COMPONENT);
+        });
+    }
+
+    @Test
+    void requeueChangesNothing() {
+        assertThat(apply(Actions.requeue(app, "10s"), T1)).isEqualTo(Outcome.NONE);
+        GenericKubernetesResource unchanged = cluster.client().genericKubernetesResources("test.runbook.dev/v1", "WebApp")
+                .inNamespace(namespace).withName("shop").get();
+        assertThat(unchanged.getMetadata().getResourceVersion()).isEqualTo(app.getResourceVersion());
+    }
+}

@@ -1,0 +1,38 @@
+package dev.runbook.operator.controller;
+
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.compile.BundleCompiler;
+import dev.runbook.engine.compile.CompiledBundle;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RunbookOperatorTest {
+    static final CompiledBundle WEB_APP = BundleCompiler.compile(BundleLoader.load(Path.of("src/test/resources/bundles/web-app")));
+
+    @Test
+    void twoBundlesForOneKindAreRefused() {
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+                .withMasterUrl("https://127.0.0.1:1").build()).build()) {
+            assertThatThrownBy(() -> new RunbookOperator(client, List.of(WEB_APP, WEB_APP), Set.of(), Clock.systemUTC()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("two bundles are named web-app: bundle names must differ");
+        }
+    }
+
+    @Test
+    void anUnreachableClusterStopsTheStart() {
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+                .withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).build()).build();
+             RunbookOperator operator = new RunbookOperator(client, List.of(WEB_APP), Set.of("demo"), Clock.systemUTC())) {
+            assertThatThrownBy(operator::start).isInstanceOf(RuntimeException.class);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.runbook.operator.testkit;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.internal.MockDispatcher;
+import io.fabric8.mockwebserver.internal.SimpleRequest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The API server an integration test runs against: by default the fabric8 mock server in CRUD mode
+ * behind {@link ApplyShimDispatcher}, started in this JVM; with the system property
+ * {@value #KUBECONFIG_PROPERTY} naming a kubeconfig file, the cluster that file points to (tests then
+ * work in namespaces of their own, deleted at the end, and install the CRDs they need).
+ */
+public final class TestCluster implements AutoCloseable {
+    public static final String KUBECONFIG_PROPERTY = "runbook.it.kubeconfig";
+    /** How long a test waits for the cluster to converge before it fails. */
+    public static final Duration CONVERGE = Duration.ofSeconds(30);
+
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final List<String> namespaces = new ArrayList<>();
+
+    private TestCluster(KubernetesMockServer server, KubernetesClient client) {
+        this.server = server;
+        this.client = client;
+    }
+
+    public static TestCluster start() {
+        String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, "");
+        if (!kubeconfig.isBlank()) {
+            try {
+                Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
+                return new TestCluster(null, new KubernetesClientBuilder().withConfig(config).build());
+            } catch (IOException e) {
+                throw new UncheckedIOException(KUBECONFIG_PROPERTY + "=" + kubeconfig + ": cannot be read", e);
+            }
+        }
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(),
+                responses, new Mixed(responses, new ApplyShimDispatcher()), false);
+        server.init();
+        return new TestCluster(server, server.createClient());
+    }
+
+    /** The mock's own answers ({@code /version}, {@code /}) first, then the CRUD store with the shim. */
+    private static final class Mixed extends Dispatcher {
+        private final Map<ServerRequest, Queue<ServerResponse>> responses;
+        private final MockDispatcher expectations;
+        private final ApplyShimDispatcher store;
+
+        Mixed(Map<ServerRequest, Queue<ServerResponse>> responses, ApplyShimDispatcher store) {
+            this.responses = responses;
+            this.expectations = new MockDispatcher(responses);
+            this.store = store;
+        }
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            Queue<ServerResponse> queue = responses.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
+            return queue != null && !queue.isEmpty() ? expectations.dispatch(request) : store.dispatch(request);
+        }
+    }
+
+    public KubernetesClient client() { return client; }
+
+    public boolean isMock() { return server != null; }
+
+    /**
+     * The mock only: the next {@code times} requests with this method and path (query string included)
+     * are answered with this HTTP status instead of reaching the store. For fault injection.
+     */
+    public void failNext(String method, String path, int code, int times) {
+        if (server == null) throw new IllegalStateException("fault injection needs the mock API server");
+        var status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(code).withMessage("injected by the test")
+                .withReason("Conflict").build();
+        var expectation = switch (method) {
+            case "PATCH" -> server.expect().patch();
+            case "PUT" -> server.expect().put();
+            case "POST" -> server.expect().post();
+            default -> throw new IllegalArgumentException(method);
+        };
+        expectation.withPath(path).andReturn(code, status).times(times);
+    }
+
+    /** A new namespace for one test, deleted when the cluster closes. */
+    public String newNamespace(String prefix) {
+        String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        namespaces.add(name);
+        return name;
+    }
+
+    /** Installs (or updates) a CRD from a YAML file and waits until its kind is served. */
+    public void installCrd(Path file) {
+        CustomResourceDefinition crd;
+        try (var in = Files.newInputStream(file)) {
+            crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        client.apiextensions().v1().customResourceDefinitions().resource(crd).fieldManager("runbook-tests").forceConflicts().serverSideApply();
+        if (!isMock()) {
+            await().atMost(CONVERGE).until(() -> {
+                var status = client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).get().getStatus();
+                return status != null && status.getConditions().stream()
+                        .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (!isMock()) {
+                for (String namespace : namespaces) client.namespaces().withName(namespace).delete();
+            }
+        } finally {
+            client.close();
+            if (server != null) server.destroy();
+        }
+    }
+}
