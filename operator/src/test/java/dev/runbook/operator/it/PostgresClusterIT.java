@@ -9,10 +9,13 @@ import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.KubeCluster;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.rules.fact.ObjectRef;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,12 +30,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static dev.runbook.operator.testkit.Objects.at;
 import static dev.runbook.operator.testkit.Objects.condition;
@@ -42,7 +50,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The shipped postgres-cluster bundle, run by the operator against the API server, with the engine's
  * simulated controllers playing the StatefulSet controller and the kubelet through a {@link KubeCluster}:
- * a PostgresCluster bootstraps from nothing but its resource to Healthy, with a primary and replicas.
+ * a PostgresCluster bootstraps from nothing but its resource to Healthy, with a primary and replicas,
+ * and fails over when its primary stops being ready. The operator and the simulated controllers share
+ * a clock that the test can move forward, so that a failover delay passes without waiting for it.
  */
 class PostgresClusterIT {
     static final Logger LOG = LoggerFactory.getLogger(PostgresClusterIT.class);
@@ -58,6 +68,9 @@ class PostgresClusterIT {
     String namespace;
     RunbookOperator operator;
     ScheduledExecutorService controllers;
+    SteppedClock clock;
+    KubeCluster view;
+    SimulatedControllers simulated;
 
     @BeforeAll
     static void startCluster() throws IOException {
@@ -79,11 +92,12 @@ class PostgresClusterIT {
         namespace = cluster.newNamespace("pg");
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());
-        KubeCluster view = new KubeCluster(api, namespace, List.of(
+        clock = new SteppedClock();
+        view = new KubeCluster(api, namespace, List.of(
                 bundle.spec().primary().kind(),
                 new Kind("v1", "Pod"), new Kind("apps/v1", "StatefulSet"), new Kind("batch/v1", "Job"),
-                new Kind("v1", "Service"), new Kind("v1", "ConfigMap")), Clock.systemUTC());
-        SimulatedControllers simulated = new SimulatedControllers(view, Duration.ZERO);
+                new Kind("v1", "Service"), new Kind("v1", "ConfigMap")), clock);
+        simulated = new SimulatedControllers(view, Duration.ZERO);
         controllers = Executors.newSingleThreadScheduledExecutor();
         controllers.scheduleWithFixedDelay(() -> {
             try {
@@ -93,7 +107,7 @@ class PostgresClusterIT {
                 LOG.debug("simulated controllers: {}", e.getMessage());
             }
         }, 0, CONTROLLER_TICK.toMillis(), TimeUnit.MILLISECONDS);
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC());
+        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock);
         operator.start();
     }
 
@@ -106,21 +120,9 @@ class PostgresClusterIT {
 
     @Test
     void aClusterBootstrapsToHealthyWithAPrimaryAndReplicas() throws IOException {
-        GenericKubernetesResource sample;
-        try (InputStream in = Files.newInputStream(BUNDLE.resolve("samples/cluster.yaml"))) {
-            sample = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-        }
-        sample.getMetadata().setNamespace(namespace);
-        client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster").inNamespace(namespace)
-                .resource(sample).create();
+        createCluster(spec -> {});
 
-        // Converged: Healthy, and a cycle found nothing left to change. (Each action writes on its own,
-        // so a read in the middle of a cycle can see the phase before the conditions.)
-        Map<String, Object> healthy = await().atMost(BOOTSTRAP).until(this::postgresCluster, pg -> {
-            List<Map<String, Object>> actions = at(pg, "status.lastCycle.actions");
-            return "Healthy".equals(at(pg, "status.phase")) && actions != null
-                    && actions.stream().allMatch(a -> "NONE".equals(a.get("outcome")));
-        });
+        Map<String, Object> healthy = awaitHealthy();
 
         assertThat((String) at(healthy, "status.currentPrimary")).isEqualTo("pg-0");
         assertThat(((Number) at(healthy, "status.readyInstances")).intValue()).isEqualTo(3);
@@ -131,16 +133,155 @@ class PostgresClusterIT {
         StatefulSet set = client.apps().statefulSets().inNamespace(namespace).withName("pg").get();
         assertThat(set.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(at(healthy, "metadata.uid")));
-        List<Pod> pods = client.pods().inNamespace(namespace).list().getItems();
-        assertThat(pods).extracting(p -> p.getMetadata().getName() + "=" + p.getMetadata().getLabels().get("postgres.runbook.dev/role"))
-                .containsExactlyInAnyOrder("pg-0=primary", "pg-1=replica", "pg-2=replica");
+        assertThat(roles()).containsExactlyInAnyOrder("pg-0=primary", "pg-1=replica", "pg-2=replica");
         assertThat(client.services().inNamespace(namespace).list().getItems()).extracting(s -> s.getMetadata().getName())
                 .contains("pg-rw", "pg-ro", "pg-instances");
+    }
+
+    /**
+     * The failover drill of tests/failover-drill.yaml, against the API server: the primary stops being
+     * ready; nothing happens within spec.failoverDelay; past it, the ready replica that has replayed the
+     * most WAL is recorded as the target and the old primary is fenced; once the target reports that it
+     * runs as primary it is labelled so and becomes the current primary; the old primary, ready again,
+     * rejoins as a replica.
+     */
+    @Test
+    void aPrimaryThatStaysNotReadyPastTheFailoverDelayIsReplacedByTheMostAdvancedReplica() throws IOException {
+        Duration failoverDelay = Duration.ofSeconds(10);
+        createCluster(spec -> {
+            spec.put("failoverDelay", failoverDelay.toSeconds() + "s");
+            spec.remove("backup"); // no backup Job may start when the clock moves on
+        });
+        awaitHealthy();
+        // The instances report how far they have replayed the WAL: pg-2 is ahead of pg-1, so it is
+        // the choice whichever cycle starts the failover (not the lowest ordinal, the tie-breaker).
+        annotatePod("pg-0", LSN, "50331648");
+        annotatePod("pg-1", LSN, "50331600");
+        annotatePod("pg-2", LSN, "50331640");
+
+        // The primary stops being ready (the kubelet writes its Ready condition False).
+        await().atMost(TestCluster.CONVERGE).ignoreExceptions()
+                .until(() -> { simulated.podNotReady(pod("pg-0"), view.now()); return true; });
+
+        // Within the delay the cluster is degraded, and nothing is promoted. (Each action writes on its
+        // own: the phase and the condition are awaited together.)
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+            Map<String, Object> pg = postgresCluster();
+            assertThat((String) at(pg, "status.phase")).isEqualTo("Degraded");
+            assertThat(condition(pg, "Ready")).containsEntry("status", "False").containsEntry("reason", "InstancesNotReady");
+        });
+        assertThat((String) at(postgresCluster(), "status.targetPrimary")).isEqualTo("pg-0");
+        assertThat(events("FailoverStarted")).isEmpty();
+
+        // Past the delay. A cycle runs on the next change: pg-2 reports more replayed WAL.
+        clock.advance(failoverDelay.plusSeconds(5));
+        annotatePod("pg-2", LSN, "50331648");
+
+        // The intent is recorded first, then the old primary is fenced out of the read-write service.
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+            Map<String, Object> pg = postgresCluster();
+            assertThat((String) at(pg, "status.targetPrimary")).isEqualTo("pg-2");
+            assertThat((String) at(pg, "status.promotionReason")).isEqualTo("failover");
+            assertThat((String) at(pg, "status.currentPrimary")).isEqualTo("pg-0");
+            assertThat((String) at(pg, "status.phase")).isEqualTo("FailingOver");
+            assertThat(roles()).containsExactlyInAnyOrder("pg-0=fenced", "pg-1=replica", "pg-2=replica");
+        });
+        assertThat(events("FailoverStarted")).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getInvolvedObject().getKind()).isEqualTo("PostgresCluster");
+            assertThat(e.getMessage()).startsWith("pg-0 has not been ready for ")
+                    .contains("promoting pg-2, the ready replica with the most replayed WAL");
+        });
+
+        // The instance side: pg-2 sees itself in targetPrimary with the old primary fenced, promotes
+        // itself and reports it.
+        annotatePod("pg-2", "postgres.runbook.dev/reported-role", "primary");
+
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+            Map<String, Object> pg = postgresCluster();
+            assertThat((String) at(pg, "status.currentPrimary")).isEqualTo("pg-2");
+            assertThat((String) at(pg, "status.targetPrimary")).isEqualTo("pg-2");
+            assertThat(roles()).containsExactlyInAnyOrder("pg-0=fenced", "pg-1=replica", "pg-2=primary");
+            assertThat(events("PromotionCompleted")).isNotEmpty();
+        });
+        assertThat(events("PromotionCompleted")).singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).isEqualTo("pg-2 is the primary; pg-0 is fenced"));
+
+        // The former primary is ready again (rewound, following pg-2): it rejoins as a replica.
+        await().atMost(TestCluster.CONVERGE).ignoreExceptions()
+                .until(() -> { simulated.podReady(pod("pg-0"), view.now()); return true; });
+        Map<String, Object> healthy = awaitHealthy();
+        assertThat((String) at(healthy, "status.currentPrimary")).isEqualTo("pg-2");
+        assertThat(roles()).containsExactlyInAnyOrder("pg-0=replica", "pg-1=replica", "pg-2=primary");
+    }
+
+    static final String LSN = "postgres.runbook.dev/replayed-lsn";
+
+    /** Creates the sample cluster (samples/cluster.yaml) in the test's namespace, its spec changed as given. */
+    private void createCluster(Consumer<Map<String, Object>> changeSpec) throws IOException {
+        GenericKubernetesResource sample;
+        try (InputStream in = Files.newInputStream(BUNDLE.resolve("samples/cluster.yaml"))) {
+            sample = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+        }
+        sample.getMetadata().setNamespace(namespace);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) sample.getAdditionalProperties().get("spec"));
+        changeSpec.accept(spec);
+        sample.getAdditionalProperties().put("spec", spec);
+        client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster").inNamespace(namespace)
+                .resource(sample).create();
+    }
+
+    /**
+     * Converged: Healthy, and a cycle found nothing left to change. (Each action writes on its own, so
+     * a read in the middle of a cycle can see the phase before the conditions.)
+     */
+    private Map<String, Object> awaitHealthy() {
+        return await().atMost(BOOTSTRAP).until(this::postgresCluster, pg -> {
+            List<Map<String, Object>> actions = at(pg, "status.lastCycle.actions");
+            return "Healthy".equals(at(pg, "status.phase")) && actions != null
+                    && actions.stream().allMatch(a -> "NONE".equals(a.get("outcome")));
+        });
+    }
+
+    /** Each instance pod as {@code name=role label}. */
+    private List<String> roles() {
+        return client.pods().inNamespace(namespace).list().getItems().stream()
+                .map(p -> p.getMetadata().getName() + "=" + p.getMetadata().getLabels().get("postgres.runbook.dev/role"))
+                .toList();
+    }
+
+    private ObjectRef pod(String name) {
+        return ObjectRef.of("v1", "Pod", namespace, name);
+    }
+
+    /** What the instance manager in the pod does: a merge patch of one annotation. */
+    private void annotatePod(String name, String key, String value) {
+        String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("annotations", Map.of(key, value))));
+        client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+
+    /** The events with this reason about the cluster pg. */
+    private List<Event> events(String reason) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> "pg".equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+                .toList();
     }
 
     private Map<String, Object> postgresCluster() {
         GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
                 .inNamespace(namespace).withName("pg").get();
         return pg == null ? null : client.getKubernetesSerialization().convertValue(pg, Map.class);
+    }
+
+    /** The system clock, plus however far the test has moved it forward. */
+    static final class SteppedClock extends Clock {
+        private volatile Duration ahead = Duration.ZERO;
+
+        void advance(Duration by) { ahead = ahead.plus(by); }
+
+        @Override public Instant instant() { return Instant.now().plus(ahead); }
+        @Override public ZoneId getZone() { return ZoneOffset.UTC; }
+        @Override public Clock withZone(ZoneId zone) { throw new UnsupportedOperationException("UTC only"); }
     }
 }

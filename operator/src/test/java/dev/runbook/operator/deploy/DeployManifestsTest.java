@@ -1,0 +1,424 @@
+package dev.runbook.operator.deploy;
+
+import dev.runbook.operator.cli.RunbookCommand;
+import io.fabric8.kubernetes.api.Pluralize;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The manifests in {@code deploy/} that run the operator in a cluster: every one parses, they name
+ * each other consistently, the Deployment runs a bundle that the image really holds, the ClusterRole
+ * grants exactly what that bundle needs (docs/operations.md, "Permissions"), and the CRD is the
+ * bundle's own, byte for byte.
+ */
+class DeployManifestsTest {
+    static final String NAMESPACE = "runbook-system";
+    static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding");
+    static final Set<String> NO_WILDCARDS = Set.of("*");
+
+    static Path root;
+    static Path deploy;
+    /** Every object of every manifest, in apply order, with the file it came from. */
+    static List<Manifest> manifests;
+
+    record Manifest(Path file, Map<String, Object> object) {
+        String kind() { return (String) object.get("kind"); }
+        String name() { return (String) metadata().get("name"); }
+        String namespace() { return (String) metadata().get("namespace"); }
+        Map<String, Object> metadata() { return map(object, "metadata"); }
+        @Override public String toString() { return kind() + " " + name() + " (" + root.relativize(file) + ")"; }
+    }
+
+    @BeforeAll
+    static void readManifests() throws IOException {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.isDirectory(dir.resolve("deploy"))) dir = dir.getParent();
+        if (dir == null) throw new IllegalStateException("run the tests from inside the project checkout");
+        root = dir;
+        deploy = root.resolve("deploy");
+        manifests = new ArrayList<>();
+        for (Path file : manifestFiles()) {
+            try (Reader in = Files.newBufferedReader(file)) {
+                for (Object document : new Yaml().loadAll(in)) {
+                    if (document == null) continue;
+                    assertThat(document).as(file + ": every document is an object").isInstanceOf(Map.class);
+                    manifests.add(new Manifest(file, cast(document)));
+                }
+            }
+        }
+    }
+
+    /** The manifests, sorted by path (the apply order); the kustomization and the Containerfile are not. */
+    static List<Path> manifestFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(deploy)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml"))
+                    .sorted().toList();
+        }
+    }
+
+    @Test
+    void everyManifestIsAKubernetesObjectNamedOnce() {
+        assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "CustomResourceDefinition",
+                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment");
+        Set<String> seen = new TreeSet<>();
+        for (Manifest m : manifests) {
+            assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
+            assertThat(m.name()).as(m + " name").isNotBlank();
+            assertThat(seen.add(m.kind() + "/" + m.name())).as(m + " is named once").isTrue();
+            if (CLUSTER_SCOPED.contains(m.kind())) {
+                assertThat(m.namespace()).as(m + " is cluster-scoped: no namespace").isNull();
+            } else {
+                assertThat(m.namespace()).as(m + " lives in the operator's namespace").isEqualTo(NAMESPACE);
+            }
+        }
+    }
+
+    @Test
+    void theNamespaceComesFirstAndEnforcesTheRestrictedPodSecurityStandard() {
+        Manifest first = manifests.get(0);
+        assertThat(root.relativize(first.file())).hasToString("deploy/00-namespace.yaml");
+        assertThat(first.kind()).isEqualTo("Namespace");
+        assertThat(first.name()).isEqualTo(NAMESPACE);
+        assertThat(map(first.metadata(), "labels")).containsEntry("pod-security.kubernetes.io/enforce", "restricted");
+    }
+
+    @Test
+    void theKustomizationAppliesEveryManifestInOrder() throws IOException {
+        Map<String, Object> kustomization;
+        try (Reader in = Files.newBufferedReader(deploy.resolve("kustomization.yaml"))) {
+            kustomization = cast(new Yaml().load(in));
+        }
+        List<String> files = manifestFiles().stream().map(f -> deploy.relativize(f).toString()).toList();
+        assertThat(list(kustomization, "resources")).isEqualTo(files);
+    }
+
+    @Test
+    void theCrdsAreTheBundlesOwnByteForByte() throws IOException {
+        Path bundleCrds = bundleSource().resolve("crds");
+        Set<String> shipped = fileNames(bundleCrds);
+        assertThat(fileNames(deploy.resolve("10-crds"))).as("deploy/10-crds holds exactly the bundle's CRDs").isEqualTo(shipped);
+        for (String name : shipped) {
+            assertThat(Files.mismatch(deploy.resolve("10-crds").resolve(name), bundleCrds.resolve(name)))
+                    .as("deploy/10-crds/%s differs from %s: copy it again (cp %s deploy/10-crds/)", name,
+                            root.relativize(bundleCrds.resolve(name)), root.relativize(bundleCrds.resolve(name)))
+                    .isEqualTo(-1L);
+        }
+    }
+
+    @Test
+    void theBindingGivesTheClusterRoleToTheServiceAccountTheDeploymentRunsAs() {
+        Manifest account = only("ServiceAccount");
+        Manifest role = only("ClusterRole");
+        Map<String, Object> binding = only("ClusterRoleBinding").object();
+
+        assertThat(map(binding, "roleRef")).containsEntry("apiGroup", "rbac.authorization.k8s.io")
+                .containsEntry("kind", "ClusterRole").containsEntry("name", role.name());
+        assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
+                .containsEntry("kind", "ServiceAccount").containsEntry("name", account.name())
+                .containsEntry("namespace", account.namespace()));
+        assertThat(podSpec().get("serviceAccountName")).isEqualTo(account.name());
+    }
+
+    @Test
+    void theDeploymentRunsOneOperatorAtATimeWithLimitsAndWithoutPrivileges() throws IOException {
+        Map<String, Object> deployment = only("Deployment").object();
+        Map<String, Object> spec = map(deployment, "spec");
+        assertThat(spec.get("replicas")).as("one replica: there is no leader election yet").isEqualTo(1);
+        assertThat(map(spec, "strategy")).as("never two operators, not even during a rollout").containsEntry("type", "Recreate");
+        Map<String, Object> template = map(spec, "template");
+        assertThat(map(map(template, "metadata"), "labels")).containsAllEntriesOf(map(map(spec, "selector"), "matchLabels"));
+
+        Map<String, Object> pod = podSpec();
+        Map<String, Object> podSecurity = map(pod, "securityContext");
+        assertThat(podSecurity).containsEntry("runAsNonRoot", true);
+        assertThat((Integer) podSecurity.get("runAsUser")).isPositive().isEqualTo(containerfileUser());
+        assertThat(map(podSecurity, "seccompProfile")).containsEntry("type", "RuntimeDefault");
+
+        Map<String, Object> container = container();
+        assertThat((String) container.get("image")).matches("ghcr\\.io/runbook-operator/runbook:\\d+\\.\\d+\\.\\d+");
+        Map<String, Object> resources = map(container, "resources");
+        assertThat(map(resources, "requests")).containsKeys("cpu", "memory");
+        assertThat(map(resources, "limits")).containsKeys("cpu", "memory");
+        Map<String, Object> security = map(container, "securityContext");
+        assertThat(security).containsEntry("allowPrivilegeEscalation", false).containsEntry("readOnlyRootFilesystem", true);
+        assertThat(list(map(security, "capabilities"), "drop")).containsExactly("ALL");
+        assertThat(list(container, "volumeMounts")).anySatisfy(m -> assertThat(cast(m)).containsEntry("mountPath", "/tmp"));
+    }
+
+    @Test
+    void theDeploymentsArgumentsAreARunCommandLineForABundleTheImageHolds() throws IOException {
+        List<String> args = args();
+        assertThat(args).as("the image's entrypoint is the runbook command: the args start with the subcommand").first().isEqualTo("run");
+        Class<?> run = Stream.of(RunbookCommand.class.getAnnotation(CommandLine.Command.class).subcommands())
+                .filter(c -> c.getAnnotation(CommandLine.Command.class).name().equals("run")).findFirst().orElseThrow();
+        CommandLine.ParseResult parsed = new CommandLine(run).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
+        assertThat(parsed.hasMatchedOption("--bundle")).isTrue();
+        assertThat(parsed.hasMatchedOption("--namespace")).as("every namespace, as the ClusterRoleBinding grants").isFalse();
+
+        Map<String, String> copies = containerfileCopies();
+        assertThat(copies.values()).as("the Containerfile copies the jar it runs").contains("operator/target/runbook.jar");
+        assertThat(containerfileLines()).anySatisfy(line -> assertThat(line)
+                .startsWith("ENTRYPOINT [\"java\"").contains("\"-jar\", \"" + key(copies, "operator/target/runbook.jar") + "\""));
+        List<String> bundles = bundleArguments(args);
+        assertThat(bundles).isNotEmpty();
+        for (String bundle : bundles) {
+            assertThat(copies).as("the Containerfile copies a bundle to %s", bundle).containsKey(bundle);
+            assertThat(root.resolve(copies.get(bundle)).resolve("bundle.yaml")).as("%s is a bundle directory", copies.get(bundle)).isRegularFile();
+        }
+        assertThat(bundleSource()).isEqualTo(root.resolve("runbooks/postgres-cluster"));
+    }
+
+    /** The verbs on each (apiGroup, resource) the bundle's operator uses, by the rules of docs/operations.md "Permissions". */
+    @Test
+    void theClusterRoleGrantsExactlyWhatTheBundleNeeds() throws IOException {
+        Path bundle = bundleSource();
+        Map<String, Object> spec;
+        try (Reader in = Files.newBufferedReader(bundle.resolve("bundle.yaml"))) {
+            spec = cast(new Yaml().load(in));
+        }
+        Map<String, Set<String>> needed = new TreeMap<>();
+        // The primary kind: get, list, watch, patch, update; patch on status; update on finalizers
+        // (blockOwnerDeletion).
+        Map<String, Object> primary = map(spec, "primary");
+        String primaryResource = resource((String) primary.get("apiVersion"), (String) primary.get("plural"));
+        need(needed, primaryResource, "get", "list", "watch", "patch", "update");
+        need(needed, primaryResource + "/status", "patch");
+        need(needed, primaryResource + "/finalizers", "update");
+        // Each secondary kind: get, list, watch.
+        Map<String, String> observed = new TreeMap<>();
+        for (Object item : list(spec, "secondaries")) {
+            Map<String, Object> secondary = cast(item);
+            observed.put((String) secondary.get("kind"), (String) secondary.get("apiVersion"));
+            need(needed, resourceOfKind((String) secondary.get("apiVersion"), (String) secondary.get("kind")), "get", "list", "watch");
+        }
+        // Each kind the templates make (by server-side apply): get, patch, and create, as the API
+        // server authorises an apply that creates the object as a create.
+        for (String[] kind : templateKinds(bundle.resolve("templates"))) {
+            need(needed, resourceOfKind(kind[0], kind[1]), "get", "patch", "create");
+        }
+        // Each kind the rules change in place (label, annotate, mergePatch): get, patch; that they
+        // delete: delete. Rules act on what they observe: the primary or a secondary kind.
+        for (Map.Entry<String, Set<String>> target : ruleTargets(bundle.resolve("rules")).entrySet()) {
+            String resource;
+            if (target.getKey().equals("Primary")) {
+                resource = primaryResource;
+            } else {
+                assertThat(observed).as("the rules act on %s, which bundle.yaml does not observe", target.getKey()).containsKey(target.getKey());
+                resource = resourceOfKind(observed.get(target.getKey()), target.getKey());
+            }
+            for (String verb : target.getValue()) {
+                if (verb.equals("delete")) need(needed, resource, "delete"); else need(needed, resource, "get", "patch");
+            }
+        }
+        // Events: create, get, patch (the same event again adds to its count).
+        need(needed, "/events", "create", "get", "patch");
+
+        Map<String, Set<String>> granted = new TreeMap<>();
+        for (Object item : list(only("ClusterRole").object(), "rules")) {
+            Map<String, Object> rule = cast(item);
+            assertThat(rule).as("no resourceNames or nonResourceURLs: %s", rule).containsOnlyKeys("apiGroups", "resources", "verbs");
+            for (Object group : list(rule, "apiGroups")) {
+                for (Object resource : list(rule, "resources")) {
+                    for (Object verb : list(rule, "verbs")) {
+                        assertThat(List.of(group, resource, verb)).as("no wildcards: %s", rule).doesNotContainAnyElementsOf(NO_WILDCARDS);
+                        granted.computeIfAbsent(group + "/" + resource, k -> new TreeSet<>()).add((String) verb);
+                    }
+                }
+            }
+        }
+        assertThat(granted).as("the ClusterRole (group/resource -> verbs) against what the bundle needs").isEqualTo(needed);
+    }
+
+    // ---- the bundle, its templates and its rules -------------------------------------------------
+
+    /** The project directory of the (single) bundle the Deployment runs, through the Containerfile's COPY. */
+    static Path bundleSource() throws IOException {
+        List<String> bundles = bundleArguments(args());
+        assertThat(bundles).as("the Deployment runs one bundle").hasSize(1);
+        String source = containerfileCopies().get(bundles.get(0));
+        assertThat(source).as("the Containerfile copies %s", bundles.get(0)).isNotNull();
+        return root.resolve(source);
+    }
+
+    /** apiVersion and kind of each template: its unindented {@code apiVersion:} and {@code kind:} lines. */
+    static List<String[]> templateKinds(Path templates) throws IOException {
+        List<String[]> kinds = new ArrayList<>();
+        try (Stream<Path> files = Files.list(templates)) {
+            for (Path file : files.sorted().toList()) {
+                String text = Files.readString(file);
+                Matcher apiVersion = Pattern.compile("(?m)^apiVersion:\\s*(\\S+)\\s*$").matcher(text);
+                Matcher kind = Pattern.compile("(?m)^kind:\\s*(\\S+)\\s*$").matcher(text);
+                assertThat(apiVersion.find() && kind.find()).as("%s names its apiVersion and kind at the top level", file).isTrue();
+                kinds.add(new String[] {apiVersion.group(1), kind.group(1)});
+            }
+        }
+        assertThat(kinds).isNotEmpty();
+        return kinds;
+    }
+
+    /**
+     * The kinds the rules' label, annotate, mergePatch and delete actions target, each with
+     * {@code change} or {@code delete}. A target is read from the action's first argument: the
+     * primary ({@code $cluster}) or a fact's {@code getPod()} / {@code getJob()}; anything else fails
+     * the test, which then needs to learn the new target (and the ClusterRole, probably, a new rule).
+     */
+    static Map<String, Set<String>> ruleTargets(Path rules) throws IOException {
+        Pattern call = Pattern.compile("\\b(label|removeLabel|annotate|removeAnnotation|mergePatch|delete|apply)\\(\\s*([^,)]*\\)?)");
+        Map<String, String> getters = Map.of("getPod()", "Pod", "getJob()", "Job");
+        Map<String, Set<String>> targets = new TreeMap<>();
+        try (Stream<Path> files = Files.list(rules)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".drl")).sorted().toList()) {
+                List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i).trim();
+                    if (line.startsWith("//") || line.startsWith("import ")) continue;
+                    Matcher m = call.matcher(line);
+                    while (m.find()) {
+                        String target = m.group(2).trim();
+                        String kind = target.equals("$cluster") ? "Primary"
+                                : getters.entrySet().stream().filter(g -> target.endsWith("." + g.getKey())).map(Map.Entry::getValue)
+                                        .findFirst().orElse(null);
+                        assertThat(kind).as("%s:%d: which kind does %s(%s ...) act on? Teach DeployManifestsTest, and check deploy/20-rbac.yaml",
+                                root.relativize(file), i + 1, m.group(1), target).isNotNull();
+                        targets.computeIfAbsent(kind, k -> new TreeSet<>()).add(m.group(1).equals("delete") ? "delete" : "change");
+                    }
+                }
+            }
+        }
+        return targets;
+    }
+
+    /** {@code group/plural}; the core group is the empty string. */
+    static String resource(String apiVersion, String plural) {
+        return (apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "") + "/" + plural;
+    }
+
+    static String resourceOfKind(String apiVersion, String kind) {
+        return resource(apiVersion, Pluralize.toPlural(kind.toLowerCase(Locale.ROOT)));
+    }
+
+    private static void need(Map<String, Set<String>> needed, String resource, String... verbs) {
+        needed.computeIfAbsent(resource, k -> new TreeSet<>()).addAll(List.of(verbs));
+    }
+
+    // ---- the Deployment and the Containerfile ---------------------------------------------------
+
+    static Map<String, Object> podSpec() {
+        return map(map(map(only("Deployment").object(), "spec"), "template"), "spec");
+    }
+
+    static Map<String, Object> container() {
+        List<Object> containers = list(podSpec(), "containers");
+        assertThat(containers).as("one container").hasSize(1);
+        return cast(containers.get(0));
+    }
+
+    static List<String> args() {
+        return list(container(), "args").stream().map(String::valueOf).toList();
+    }
+
+    /** The values of every --bundle option (repeated, or several after one). */
+    static List<String> bundleArguments(List<String> args) {
+        List<String> bundles = new ArrayList<>();
+        boolean inBundles = false;
+        for (String arg : args) {
+            if (arg.startsWith("-")) {
+                inBundles = arg.equals("--bundle");
+            } else if (inBundles) {
+                bundles.add(arg);
+            }
+        }
+        return bundles;
+    }
+
+    static List<String> containerfileLines() throws IOException {
+        return Files.readAllLines(deploy.resolve("Containerfile")).stream().map(String::trim)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    }
+
+    /** COPY destination -> source (one source per COPY), relative to the build context, the project root. */
+    static Map<String, String> containerfileCopies() throws IOException {
+        Map<String, String> copies = new LinkedHashMap<>();
+        for (String line : containerfileLines()) {
+            if (!line.startsWith("COPY ")) continue;
+            List<String> words = new ArrayList<>(List.of(line.substring(5).trim().split("\\s+")));
+            words.removeIf(w -> w.startsWith("--"));
+            assertThat(words).as("COPY SOURCE DESTINATION: %s", line).hasSize(2);
+            assertThat(root.resolve(words.get(0))).as("%s: the source is in the project (build from its root)", line)
+                    .satisfiesAnyOf(p -> assertThat(p).isDirectory(), p -> assertThat(words.get(0)).isEqualTo("operator/target/runbook.jar"));
+            copies.put(words.get(1).replaceAll("/$", ""), words.get(0).replaceAll("/$", ""));
+        }
+        return copies;
+    }
+
+    /** The numeric uid of the Containerfile's last USER. */
+    static int containerfileUser() throws IOException {
+        String user = null;
+        for (String line : containerfileLines()) {
+            if (line.startsWith("USER ")) user = line.substring(5).trim();
+        }
+        assertThat(user).as("the Containerfile sets a USER").isNotNull();
+        String uid = user.contains(":") ? user.substring(0, user.indexOf(':')) : user;
+        assertThat(uid).as("a numeric USER, so that runAsNonRoot can be checked").matches("\\d+");
+        return Integer.parseInt(uid);
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------
+
+    static Manifest only(String kind) {
+        List<Manifest> found = manifests.stream().filter(m -> m.kind().equals(kind)).toList();
+        assertThat(found).as("one %s", kind).hasSize(1);
+        return found.get(0);
+    }
+
+    private static Set<String> fileNames(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
+        }
+    }
+
+    private static String key(Map<String, String> map, String value) {
+        return map.entrySet().stream().filter(e -> e.getValue().equals(value)).map(Map.Entry::getKey).findFirst().orElseThrow();
+    }
+
+    static Map<String, Object> map(Map<String, Object> object, String key) {
+        Object value = object.get(key);
+        assertThat(value).as("%s is an object in %s", key, object.keySet()).isInstanceOf(Map.class);
+        return cast(value);
+    }
+
+    static List<Object> list(Map<String, Object> object, String key) {
+        Object value = object.get(key);
+        assertThat(value).as("%s is a list", key).isInstanceOf(List.class);
+        @SuppressWarnings("unchecked")
+        List<Object> list = (List<Object>) value;
+        return list;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> cast(Object value) {
+        return (Map<String, Object>) value;
+    }
+}
