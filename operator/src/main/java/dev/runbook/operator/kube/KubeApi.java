@@ -106,9 +106,14 @@ public final class KubeApi {
         return new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager(fieldManager).build();
     }
 
-    /** Deletes the object; false when it was already gone. */
+    /**
+     * Deletes the object and, in the background, what it owns; false when it was already gone.
+     * Background is explicit because the API's default for some kinds (batch/v1 Jobs) orphans the
+     * dependents, which would leave a deleted backup Job's pod and volume behind.
+     */
     public boolean delete(ObjectRef ref) {
-        return !resource(ref).delete().isEmpty();
+        return !resource(ref).withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+                .delete().isEmpty();
     }
 
     /** Creates the object; returns it as the API server stored it. */
