@@ -1,22 +1,11 @@
 package dev.runbook.operator.testkit;
 
+import dev.runbook.operator.sandbox.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Dispatcher;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.internal.MockDispatcher;
-import io.fabric8.mockwebserver.internal.SimpleRequest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,18 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Queue;
 import java.util.UUID;
 
 import static org.awaitility.Awaitility.await;
 
 /**
  * The API server an integration test runs against: by default the fabric8 mock server in CRUD mode
- * behind {@link ApplyShimDispatcher}, started in this JVM; with the system property
+ * behind the apply shim ({@link EmbeddedApiServer}), started in this JVM; with the system property
  * {@value #KUBECONFIG_PROPERTY} naming a kubeconfig file, the cluster that file points to (tests then
  * work in namespaces of their own, deleted at the end, and install the CRDs they need).
  */
@@ -44,13 +30,13 @@ public final class TestCluster implements AutoCloseable {
     /** How long a test waits for the cluster to converge before it fails. */
     public static final Duration CONVERGE = Duration.ofSeconds(30);
 
-    private final KubernetesMockServer server;
+    private final EmbeddedApiServer server;
     private final KubernetesClient client;
     private final List<String> namespaces = new ArrayList<>();
 
-    private TestCluster(KubernetesMockServer server, KubernetesClient client) {
+    private TestCluster(EmbeddedApiServer server, KubernetesClient client) {
         this.server = server;
-        this.client = client;
+        this.client = server != null ? server.client() : client;
     }
 
     public static TestCluster start() {
@@ -63,30 +49,7 @@ public final class TestCluster implements AutoCloseable {
                 throw new UncheckedIOException(KUBECONFIG_PROPERTY + "=" + kubeconfig + ": cannot be read", e);
             }
         }
-        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(),
-                responses, new Mixed(responses, new ApplyShimDispatcher()), false);
-        server.init();
-        return new TestCluster(server, server.createClient());
-    }
-
-    /** The mock's own answers ({@code /version}, {@code /}) first, then the CRUD store with the shim. */
-    private static final class Mixed extends Dispatcher {
-        private final Map<ServerRequest, Queue<ServerResponse>> responses;
-        private final MockDispatcher expectations;
-        private final ApplyShimDispatcher store;
-
-        Mixed(Map<ServerRequest, Queue<ServerResponse>> responses, ApplyShimDispatcher store) {
-            this.responses = responses;
-            this.expectations = new MockDispatcher(responses);
-            this.store = store;
-        }
-
-        @Override
-        public MockResponse dispatch(RecordedRequest request) {
-            Queue<ServerResponse> queue = responses.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
-            return queue != null && !queue.isEmpty() ? expectations.dispatch(request) : store.dispatch(request);
-        }
+        return new TestCluster(EmbeddedApiServer.start(), null);
     }
 
     public KubernetesClient client() { return client; }
@@ -102,9 +65,9 @@ public final class TestCluster implements AutoCloseable {
         var status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(code).withMessage("injected by the test")
                 .withReason("Conflict").build();
         var expectation = switch (method) {
-            case "PATCH" -> server.expect().patch();
-            case "PUT" -> server.expect().put();
-            case "POST" -> server.expect().post();
+            case "PATCH" -> server.mockServer().expect().patch();
+            case "PUT" -> server.mockServer().expect().put();
+            case "POST" -> server.mockServer().expect().post();
             default -> throw new IllegalArgumentException(method);
         };
         expectation.withPath(path).andReturn(code, status).times(times);
@@ -120,13 +83,7 @@ public final class TestCluster implements AutoCloseable {
 
     /** Installs (or updates) a CRD from a YAML file and waits until its kind is served. */
     public void installCrd(Path file) {
-        CustomResourceDefinition crd;
-        try (var in = Files.newInputStream(file)) {
-            crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        client.apiextensions().v1().customResourceDefinitions().resource(crd).fieldManager("runbook-tests").forceConflicts().serverSideApply();
+        CustomResourceDefinition crd = dev.runbook.operator.kube.Crds.apply(client, file, "runbook-tests");
         if (!isMock()) {
             await().atMost(CONVERGE).until(() -> {
                 var status = client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).get().getStatus();
@@ -143,8 +100,7 @@ public final class TestCluster implements AutoCloseable {
                 for (String namespace : namespaces) client.namespaces().withName(namespace).delete();
             }
         } finally {
-            client.close();
-            if (server != null) server.destroy();
+            if (server != null) server.close(); else client.close();
         }
     }
 }

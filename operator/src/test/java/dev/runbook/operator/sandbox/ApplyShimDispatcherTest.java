@@ -1,4 +1,6 @@
-package dev.runbook.operator.testkit;
+package dev.runbook.operator.sandbox;
+
+import dev.runbook.operator.testkit.TestCluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -1,4 +1,4 @@
-package dev.runbook.operator.testkit;
+package dev.runbook.operator.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * The fabric8 mock API server in CRUD mode, with the writes it lacks or gets wrong made honest enough
- * for the operator's integration tests. Test code only: the operator itself never knows.
+ * for the operator to run against it: the API server of {@code runbook sandbox} and of the operator's
+ * integration tests ({@link EmbeddedApiServer}). The operator itself never knows.
  *
  * <p>What it adds:
  * <ul>
@@ -99,7 +100,7 @@ public final class ApplyShimDispatcher extends KubernetesCrudDispatcher {
     }
 
     /** RFC 7386: maps merge key by key, null removes, anything else replaces. */
-    static JsonNode merge(JsonNode target, JsonNode patch) {
+    public static JsonNode merge(JsonNode target, JsonNode patch) {
         if (!patch.isObject()) return patch.deepCopy();
         ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy()
                 : Serialization.jsonMapper().createObjectNode();
