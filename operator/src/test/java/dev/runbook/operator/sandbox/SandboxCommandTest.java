@@ -1,5 +1,6 @@
 package dev.runbook.operator.sandbox;
 
+import dev.runbook.operator.cli.CommandResult;
 import dev.runbook.operator.cli.RunbookCommand;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.Config;
@@ -17,25 +18,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.runbook.operator.cli.CommandResult.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** {@code runbook sandbox}, run in-process as from the command line (from the module directory). */
 class SandboxCommandTest {
-    record Result(int code, String out, String err) {}
-
-    static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RunbookCommand.execute(Clock.systemUTC(), new PrintWriter(out), new PrintWriter(err), args);
-        return new Result(code, out.toString(), err.toString());
-    }
-
     @Test
     void theSampleBootstrapsToHealthyThenFailsOverToTheReplicaWithTheMostReplayedWal() {
-        Result result = run("sandbox");
+        CommandResult result = run("sandbox");
 
-        assertThat(result.code()).as(result.out() + result.err()).isZero();
+        assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
         assertThat(result.out()).containsSubsequence(
                 "runbook sandbox: API server at http://",
                 "postgres-cluster/samples/cluster.yaml: PostgresCluster demo/pg, with failoverDelay: 5s and without its backup schedule",
@@ -68,9 +61,9 @@ class SandboxCommandTest {
 
     @Test
     void aClusterThatDoesNotConvergeSaysWhatIsMissingAndExitsOne() {
-        Result result = run("sandbox", "--ready-after", "1h", "--timeout", "2s");
+        CommandResult result = run("sandbox", "--ready-after", "1h", "--timeout", "2s");
 
-        assertThat(result.code()).isEqualTo(1);
+        assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).contains(
                 "runbook sandbox: gave up after 2s waiting for the cluster to bootstrap to Healthy",
                 "PostgresCluster demo/pg: phase=Bootstrapping, readyInstances=0 of 3",
@@ -81,9 +74,9 @@ class SandboxCommandTest {
 
     @Test
     void aBundleOfAnotherKindIsRefused() {
-        Result result = run("sandbox", "--bundle", "src/test/resources/bundles/web-app");
+        CommandResult result = run("sandbox", "--bundle", "src/test/resources/bundles/web-app");
 
-        assertThat(result.code()).isEqualTo(RunbookCommand.BAD_INPUT);
+        assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
         assertThat(result.err()).contains("src/test/resources/bundles/web-app: the sandbox runs a postgres-cluster bundle");
         assertThat(result.out()).isEmpty();
     }
