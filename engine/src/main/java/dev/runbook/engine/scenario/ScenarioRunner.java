@@ -78,8 +78,12 @@ public final class ScenarioRunner {
         for (int i = 0; i < scenario.steps().size(); i++) {
             Step step = scenario.steps().get(i);
             simulator.advance(step.advance());
-            for (WorldChange change : step.changes()) {
-                WorldChanges.apply(change, simulator, namespace(bundle, scenario, simulator), scenario.file());
+            if (!step.changes().isEmpty()) {
+                // The primary's namespace, read once per step: finding it builds a whole observation.
+                String namespace = namespace(bundle, scenario, simulator);
+                for (WorldChange change : step.changes()) {
+                    WorldChanges.apply(change, simulator, namespace, scenario.file());
+                }
             }
             simulator.settle();
             last = cycle(bundle, scenario, simulator, step.expect(), "step " + (i + 1) + " (" + step.name() + "): ", fired, failures);
