@@ -2,6 +2,7 @@ package dev.runbook.operator.controller;
 
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.act.Actor;
+import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.cycle.ReconcileCycle;
 import dev.runbook.operator.kube.EventWriter;
@@ -70,7 +71,7 @@ final class BundleController {
                 false,
                 null);
         EventWriter events = new EventWriter(api.client());
-        ReconcileCycle cycle = new ReconcileCycle(bundle,
+        ReconcileCycle cycle = new ReconcileCycle(new ActiveBundle(bundle),
                 new Actor(api, events, spec.fieldManager()),
                 new Recorder(api, events, spec.fieldManager()),
                 clock, listener);

@@ -12,7 +12,6 @@ import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.TemporaryException;
-import dev.runbook.operator.observe.Observer;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.record.Recorder;
 import dev.runbook.rules.action.EmitEvent;
@@ -24,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One reconcile cycle of one primary, phase by phase: observe (facts from the informer caches),
@@ -47,16 +47,17 @@ public final class ReconcileCycle {
      */
     public static final Duration SETTLE_DELAY = Duration.ofSeconds(1);
 
-    private final CompiledBundle bundle;
-    private final Observer observer;
+    /** Numbers the cycles of this process, for the logs. */
+    private static final AtomicLong CYCLE_IDS = new AtomicLong();
+
+    private final ActiveBundle active;
     private final Actor actor;
     private final Recorder recorder;
     private final Clock clock;
     private final CycleListener listener;
 
-    public ReconcileCycle(CompiledBundle bundle, Actor actor, Recorder recorder, Clock clock, CycleListener listener) {
-        this.bundle = bundle;
-        this.observer = new Observer(bundle.spec());
+    public ReconcileCycle(ActiveBundle active, Actor actor, Recorder recorder, Clock clock, CycleListener listener) {
+        this.active = active;
         this.actor = actor;
         this.recorder = recorder;
         this.clock = clock;
@@ -72,9 +73,14 @@ public final class ReconcileCycle {
      * @throws TemporaryException when the cycle should be retried with backoff
      */
     public Duration run(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries) {
+        long started = System.nanoTime();
+        String cycleId = Long.toString(CYCLE_IDS.incrementAndGet());
+        // The one read of the active bundle: the whole cycle runs on it, whatever a reload does meanwhile.
+        ActiveBundle.Loaded loaded = active.current();
+        CompiledBundle bundle = loaded.bundle();
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
-        Observation observation = observer.observe(primary, secondaries, now);
+        Observation observation = loaded.observer().observe(primary, secondaries, now);
 
         BundleSpec.Mode mode = spec.mode();
         boolean paused = false;
@@ -104,8 +110,8 @@ public final class ReconcileCycle {
             cause = e;
         }
 
-        CycleReport report = new CycleReport(bundle.name(), bundle.version(), mode, paused, decision, applied,
-                failedAction, failure);
+        CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
+                failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
         try {
             recorder.record(observation.primary(), report, now);
         } catch (RuntimeException e) {

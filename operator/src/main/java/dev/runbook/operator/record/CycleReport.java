@@ -6,14 +6,17 @@ import dev.runbook.engine.cycle.PlannedAction;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.Failure;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
- * Everything one cycle did, for the record phase: the bundle, the mode it ran in, the decision (null
- * when the cycle stopped before the rules came to a decision), the actions applied with their
- * outcomes, the action that failed, and the failure, if any.
+ * Everything one cycle did, for the record phase: its id (it names the cycle in logs), the bundle, the
+ * mode it ran in, the decision (null when the cycle stopped before the rules came to a decision), the
+ * actions applied with their outcomes, the action that failed, the failure, if any, and how long the
+ * cycle took up to the record phase.
  */
 public record CycleReport(
+        String cycleId,
         String bundle,
         String bundleVersion,
         BundleSpec.Mode mode,
@@ -21,7 +24,8 @@ public record CycleReport(
         Decision decision,
         List<AppliedAction> applied,
         PlannedAction failedAction,
-        Failure failure) {
+        Failure failure,
+        Duration took) {
 
     public CycleReport {
         applied = List.copyOf(applied);

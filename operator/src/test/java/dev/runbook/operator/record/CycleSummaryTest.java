@@ -12,6 +12,7 @@ import dev.runbook.rules.action.Actions;
 import dev.runbook.rules.fact.Primary;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ class CycleSummaryTest {
 
     static CycleReport report(BundleSpec.Mode mode, boolean paused, Decision decision, List<AppliedAction> applied,
                               PlannedAction failed, Failure failure) {
-        return new CycleReport("web-app", "abc", mode, paused, decision, applied, failed, failure);
+        return new CycleReport("c-1", "web-app", "abc", mode, paused, decision, applied, failed, failure, Duration.ZERO);
     }
 
     @Test
