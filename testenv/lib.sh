@@ -30,12 +30,21 @@ TESTENV_COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler k
 log() { printf '%s [testenv] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+# True if the process exists and is not a zombie. A component that exits while
+# `up` (its parent) is still running stays a zombie until `up` ends, and
+# `kill -0` alone would call it alive.
+pid_alive() {
+  local state
+  state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ -n $state && $state != Z && $state != X ]]
+}
+
 # Prints the pid recorded for a component if that process is still alive.
 testenv_live_pid() {
   local pidfile=$TESTENV_DIR/run/$1.pid pid
   [[ -s $pidfile ]] || return 1
   pid=$(<"$pidfile")
-  kill -0 "$pid" 2>/dev/null || return 1
+  pid_alive "$pid" || return 1
   echo "$pid"
 }
 

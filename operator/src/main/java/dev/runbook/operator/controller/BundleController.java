@@ -39,10 +39,12 @@ final class BundleController {
         return "runbook-" + bundle.name();
     }
 
-    static <P extends GenericKubernetesResource> void register(Operator operator, Class<P> primaryClass,
-                                                               CompiledBundle bundle, Set<String> namespaces,
-                                                               KubeApi api, Clock clock,
-                                                               CycleListener listener) {
+    /** @return the reconciler, to re-reconcile every primary after a swap of {@code active}'s bundle */
+    static <P extends GenericKubernetesResource> RunbookReconciler<P> register(Operator operator, Class<P> primaryClass,
+                                                                              ActiveBundle active, Set<String> namespaces,
+                                                                              KubeApi api, Clock clock,
+                                                                              CycleListener listener) {
+        CompiledBundle bundle = active.current().bundle();
         var spec = bundle.spec();
         String name = controllerName(bundle);
         InformerConfiguration<P> informer = InformerConfiguration.builder(primaryClass)
@@ -71,10 +73,12 @@ final class BundleController {
                 false,
                 null);
         EventWriter events = new EventWriter(api.client());
-        ReconcileCycle cycle = new ReconcileCycle(new ActiveBundle(bundle),
+        ReconcileCycle cycle = new ReconcileCycle(active,
                 new Actor(api, events, spec.fieldManager()),
                 new Recorder(api, events, spec.fieldManager()),
                 clock, listener);
-        operator.register(new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api), configuration);
+        var reconciler = new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api);
+        operator.register(reconciler, configuration);
+        return reconciler;
     }
 }

@@ -1,33 +1,67 @@
 package dev.runbook.operator.controller;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.kube.KubeApi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * The operator: one JOSDK {@link Operator} per bundle, all on one shared client, each reconciling its
  * bundle's primary kind. One per bundle because JOSDK refuses to register a controller once an
- * operator has started, and a bundle is to be started, stopped and (later) replaced on its own.
+ * operator has started and has no unregister: a bundle is started, stopped and replaced on its own.
+ *
+ * <p>Bundles are known by their source (a directory, a ConfigMap). {@link #install} puts a new version
+ * of a source's bundle in place: when only rules, templates or parameters changed it swaps the bundle
+ * under the running controller ({@link ActiveBundle}) and re-reconciles every primary; when what the
+ * controller is built from changed ({@link Registration}: the kind, the secondary kinds...) it starts a
+ * new controller, and if that fails restarts the old one. One bundle per kind and per name.
  *
  * <p>The client is the caller's: stopping the operator leaves it open.
  */
 public final class RunbookOperator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RunbookOperator.class);
+
+    /** What {@link #install} did. */
+    public enum Change {
+        /** A new source: a new controller. */
+        STARTED,
+        /** Same controller, new rules: cycles from now on run the new bundle. */
+        SWAPPED,
+        /** The controller was rebuilt (new kind, secondaries, period, field manager). */
+        RESTARTED,
+        /** The same version was already active. */
+        UNCHANGED
+    }
+
+    /** The outcome of an install: what changed and the bundle now active for the source. */
+    public record Installed(Change change, ActiveBundle.Loaded active) {}
+
     private final KubernetesClient client;
-    private final List<CompiledBundle> bundles;
+    private final KubeApi api;
+    private final List<CompiledBundle> initial;
     private final Set<String> namespaces;
     private final Clock clock;
     private final CycleListener listener;
     private final PrimaryClasses primaryClasses = new PrimaryClasses();
-    private final List<Operator> running = new ArrayList<>();
+    private final Map<String, Controller> controllers = new LinkedHashMap<>();
+    private boolean started;
+
+    /** A running controller: its bundle (swappable), what it was built from, its JOSDK operator. */
+    private record Controller(String source, ActiveBundle active, Registration registration, Operator operator,
+                              RunbookReconciler<?> reconciler) {}
 
     /**
      * @param namespaces the namespaces to watch; empty for all of them
@@ -37,67 +71,189 @@ public final class RunbookOperator implements AutoCloseable {
     }
 
     /**
+     * @param bundles    the bundles to start with (more can be installed later); their source is their origin
      * @param namespaces the namespaces to watch; empty for all of them
      * @param listener   told about every recorded cycle
      */
     public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
                            CycleListener listener) {
         this.client = client;
+        this.api = new KubeApi(client);
         this.listener = listener;
-        this.bundles = List.copyOf(bundles);
+        this.initial = List.copyOf(bundles);
         this.namespaces = Set.copyOf(namespaces);
         this.clock = clock;
-        Set<String> names = new HashSet<>();
-        Set<String> kinds = new HashSet<>();
-        for (CompiledBundle bundle : this.bundles) {
-            if (!names.add(bundle.name())) {
-                throw new IllegalArgumentException("two bundles are named " + bundle.name() + ": bundle names must differ");
-            }
-            if (!kinds.add(bundle.spec().primary().kind().toString())) {
-                throw new IllegalArgumentException("bundle " + bundle.name() + " reconciles " + bundle.spec().primary().kind()
-                        + ", which another bundle already reconciles: one bundle per kind");
+        for (int i = 0; i < initial.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                String clash = clash(initial.get(i), initial.get(j));
+                if (clash != null) throw new IllegalArgumentException(clash);
             }
         }
     }
 
-    /** Starts every bundle's controller; returns once their informers have synced. */
+    /** Starts every initial bundle's controller; returns once their informers have synced. */
     public synchronized void start() {
-        KubeApi api = new KubeApi(client);
-        bundles.forEach(bundle -> api.register(bundle.spec().primary()));
         try {
-            for (CompiledBundle bundle : bundles) {
-                Operator operator = new Operator(o -> o.withKubernetesClient(client)
-                        .withCloseClientOnStop(false)
-                        .withUseSSAToPatchPrimaryResource(false));
-                register(operator, primaryClasses.classFor(bundle.spec().primary()), bundle, api);
-                operator.start();
-                running.add(operator);
+            for (CompiledBundle bundle : initial) {
+                String source = bundle.source().origin();
+                controllers.put(source, startController(source, new ActiveBundle(bundle)));
             }
+            started = true;
         } catch (RuntimeException e) {
             close();
             throw e;
         }
     }
 
-    private <P extends GenericKubernetesResource> void register(Operator operator, Class<P> primaryClass,
-                                                                CompiledBundle bundle, KubeApi api) {
-        BundleController.register(operator, primaryClass, bundle, namespaces, api, clock, listener);
+    /**
+     * Puts {@code bundle} in place as the bundle of {@code source}, which must already be compiled and
+     * checked.
+     *
+     * @throws BundleRefusedException when another source's bundle has the same kind or name, or a new
+     *                                controller cannot start; what ran before keeps running
+     */
+    public synchronized Installed install(String source, CompiledBundle bundle) {
+        if (!started) throw new IllegalStateException("start the operator before installing bundles");
+        for (Controller other : controllers.values()) {
+            if (other.source().equals(source)) continue;
+            String clash = clash(bundle, other.active().current().bundle());
+            if (clash != null) throw new BundleRefusedException(source + ": refused: " + clash + " (from " + other.source() + ")");
+        }
+        Controller existing = controllers.get(source);
+        if (existing == null) {
+            controllers.put(source, startOrRefuse(source, new ActiveBundle(bundle), "start"));
+            return new Installed(Change.STARTED, controllers.get(source).active().current());
+        }
+        CompiledBundle running = existing.active().current().bundle();
+        if (running.version().equals(bundle.version()) && running.spec().equals(bundle.spec())) {
+            return new Installed(Change.UNCHANGED, existing.active().current());
+        }
+        Registration registration = Registration.of(bundle.spec(), namespaces);
+        if (registration.equals(existing.registration())) {
+            ActiveBundle.Loaded loaded = existing.active().swap(bundle);
+            existing.reconciler().reconcileAll();
+            return new Installed(Change.SWAPPED, loaded);
+        }
+        LOG.info("{}: bundle {} changes the controller's {}: restarting it", source, bundle,
+                registration.differencesFrom(existing.registration()));
+        stop(existing);
+        ActiveBundle next = existing.active().successor(bundle);
+        try {
+            controllers.put(source, startOrRefuse(source, next, "restart"));
+        } catch (BundleRefusedException e) {
+            controllers.put(source, startController(source, existing.active()));
+            throw e;
+        }
+        return new Installed(Change.RESTARTED, next.current());
     }
 
-    public List<CompiledBundle> bundles() { return bundles; }
+    /** Stops the controller of {@code source}; false when there was none. */
+    public synchronized boolean remove(String source) {
+        Controller controller = controllers.remove(source);
+        if (controller == null) return false;
+        stop(controller);
+        return true;
+    }
+
+    /** The bundles running now, in the order they were started. */
+    public synchronized List<CompiledBundle> bundles() {
+        return controllers.values().stream().map(c -> c.active().current().bundle()).toList();
+    }
+
+    /** The bundle running now for {@code source}. */
+    public synchronized Optional<ActiveBundle.Loaded> active(String source) {
+        return Optional.ofNullable(controllers.get(source)).map(c -> c.active().current());
+    }
+
+    /** Why the operator is not ready: a controller not started or an informer not healthy; empty when ready. */
+    public synchronized List<String> notReady() {
+        if (!started) return List.of("the controllers have not started");
+        List<String> reasons = new ArrayList<>();
+        for (Controller controller : controllers.values()) {
+            var info = controller.operator().getRuntimeInfo();
+            if (!info.isStarted()) {
+                reasons.add(controller.source() + ": controller not started");
+            } else if (!info.allEventSourcesAreHealthy()) {
+                reasons.add(controller.source() + ": unhealthy event sources " + info.unhealthyEventSources().keySet());
+            }
+        }
+        return reasons;
+    }
 
     /** Stops every controller; the client stays open. */
     @Override
     public synchronized void close() {
         RuntimeException first = null;
-        for (Operator operator : running) {
+        for (Controller controller : controllers.values()) {
             try {
-                operator.stop();
+                controller.operator().stop();
             } catch (RuntimeException e) {
                 if (first == null) first = e; else first.addSuppressed(e);
             }
         }
-        running.clear();
+        controllers.clear();
+        started = false;
         if (first != null) throw first;
+    }
+
+    /** Why two bundles cannot run side by side, or null when they can. */
+    private static String clash(CompiledBundle bundle, CompiledBundle other) {
+        if (bundle.name().equals(other.name())) {
+            return "two bundles are named " + bundle.name() + ": bundle names must differ";
+        }
+        if (bundle.spec().primary().kind().equals(other.spec().primary().kind())) {
+            return "bundle " + bundle.name() + " reconciles " + bundle.spec().primary().kind()
+                    + ", which bundle " + other.name() + " already reconciles: one bundle per kind";
+        }
+        return null;
+    }
+
+    private Controller startOrRefuse(String source, ActiveBundle active, String verb) {
+        try {
+            return startController(source, active);
+        } catch (RuntimeException e) {
+            throw new BundleRefusedException(source + ": refused: cannot " + verb + " a controller for "
+                    + active.current().bundle().spec().primary().kind() + ": " + rootMessage(e)
+                    + " (is its CRD installed, and may the operator list and watch it?)");
+        }
+    }
+
+    private Controller startController(String source, ActiveBundle active) {
+        var spec = active.current().bundle().spec();
+        api.register(spec.primary());
+        Operator operator = new Operator(o -> o.withKubernetesClient(client)
+                .withCloseClientOnStop(false)
+                .withUseSSAToPatchPrimaryResource(false));
+        try {
+            RunbookReconciler<?> reconciler = register(operator, primaryClasses.classFor(spec.primary()), active);
+            operator.start();
+            return new Controller(source, active, Registration.of(spec, namespaces), operator, reconciler);
+        } catch (RuntimeException e) {
+            try {
+                operator.stop();
+            } catch (RuntimeException stopping) {
+                e.addSuppressed(stopping);
+            }
+            throw e;
+        }
+    }
+
+    private <P extends GenericKubernetesResource> RunbookReconciler<P> register(Operator operator, Class<P> primaryClass,
+                                                                               ActiveBundle active) {
+        return BundleController.register(operator, primaryClass, active, namespaces, api, clock, listener);
+    }
+
+    private static void stop(Controller controller) {
+        try {
+            controller.operator().stop();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: stopping its controller failed: {}", controller.source(), rootMessage(e));
+        }
+    }
+
+    static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 }

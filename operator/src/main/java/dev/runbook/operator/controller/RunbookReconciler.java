@@ -16,6 +16,8 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 
 import java.time.Duration;
@@ -42,6 +44,9 @@ final class RunbookReconciler<P extends GenericKubernetesResource> implements Re
     private final List<SecondaryKind> secondaries;
     private final ReconcileCycle cycle;
     private final KubeApi api;
+    /** Set when JOSDK prepares the event sources; used to re-reconcile every primary after a bundle swap. */
+    private volatile SimpleInboundEventSource<P> swaps;
+    private volatile IndexerResourceCache<P> primaries;
 
     RunbookReconciler(Class<P> primaryClass, PrimaryKind primaryKind, List<SecondaryKind> secondaries,
                       ReconcileCycle cycle, KubeApi api) {
@@ -57,9 +62,24 @@ final class RunbookReconciler<P extends GenericKubernetesResource> implements Re
         return "secondary-" + index + "-" + kind.kind().kind().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /**
+     * Asks JOSDK to reconcile every cached primary once more, as after a bundle swap: the new rules
+     * decide at once instead of at the next change or period. JOSDK merges this with any event already
+     * queued for a primary, so nothing runs twice at the same time.
+     */
+    void reconcileAll() {
+        SimpleInboundEventSource<P> source = swaps;
+        IndexerResourceCache<P> cache = primaries;
+        if (source == null || cache == null) return; // not started yet: the first cycles will run the new bundle
+        cache.list().map(ResourceID::fromResource).forEach(source::propagateEvent);
+    }
+
     @Override
     public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
         List<EventSource<?, P>> sources = new ArrayList<>();
+        primaries = context.getPrimaryCache();
+        swaps = new SimpleInboundEventSource<>("bundle-swaps");
+        sources.add(swaps);
         for (int i = 0; i < secondaries.size(); i++) {
             SecondaryKind kind = secondaries.get(i);
             var builder = InformerEventSourceConfiguration

@@ -19,7 +19,16 @@ public final class ActiveBundle {
     private final AtomicReference<Loaded> current;
 
     public ActiveBundle(CompiledBundle bundle) {
-        current = new AtomicReference<>(new Loaded(bundle, new Observer(bundle.spec()), 1));
+        this(bundle, 1);
+    }
+
+    private ActiveBundle(CompiledBundle bundle, long generation) {
+        current = new AtomicReference<>(new Loaded(bundle, new Observer(bundle.spec()), generation));
+    }
+
+    /** A new holder for {@code bundle} counting on from this one's generation: for a rebuilt controller. */
+    public ActiveBundle successor(CompiledBundle bundle) {
+        return new ActiveBundle(bundle, current().generation() + 1);
     }
 
     public Loaded current() { return current.get(); }

@@ -1,0 +1,69 @@
+package dev.runbook.operator.reload;
+
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.bundle.BundleSource;
+import dev.runbook.engine.compile.BundleCompiler;
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.scenario.Scenario;
+import dev.runbook.engine.scenario.ScenarioResult;
+import dev.runbook.engine.scenario.ScenarioRunner;
+import dev.runbook.engine.scenario.ScenarioSuite;
+import dev.runbook.operator.controller.BundleRefusedException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The gate a new bundle passes before it may run: it compiles, and every one of its scenarios passes
+ * on the simulated cluster. The same checks as {@code runbook lint} and {@code runbook test}, run by the
+ * operator on what it was sent, off the reconcile path.
+ */
+public final class BundleVetting {
+    /** A bundle that passed: compiled, with how many scenarios it passed. */
+    public record Vetted(CompiledBundle bundle, int scenarios) {}
+
+    private final ScenarioRunner runner = new ScenarioRunner();
+
+    /**
+     * @param origin    names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})
+     * @param directory the bundle's files
+     * @throws BundleRefusedException with every problem as {@code file:line:col: message}, or every failing scenario
+     */
+    public Vetted vet(String origin, Path directory) {
+        CompiledBundle bundle;
+        try {
+            BundleSource files = BundleLoader.load(directory);
+            bundle = BundleCompiler.compile(new BundleSource(origin, files.files()));
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
+                    e.getProblems().stream().map(Problem::toString).toList());
+        }
+        if (!Files.isDirectory(directory.resolve(ScenarioSuite.DIRECTORY))) {
+            throw new BundleRefusedException(origin + ": refused: the bundle has no scenarios (tests/*.yaml): a bundle "
+                    + "is reloaded only when its scenarios pass (see docs/testing.md)");
+        }
+        List<Scenario> scenarios;
+        try {
+            scenarios = ScenarioSuite.read(directory, List.of());
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(origin + ": refused: its scenario files are not valid",
+                    e.getProblems().stream().map(Problem::toString).toList());
+        }
+        List<String> failures = new ArrayList<>();
+        for (Scenario scenario : scenarios) {
+            ScenarioResult result = runner.run(bundle, scenario);
+            if (!result.passed()) {
+                failures.add("FAIL " + scenario.displayName() + ": " + result.failures().get(0).lines().findFirst().orElse(""));
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new BundleRefusedException(origin + ": refused: " + failures.size() + " of " + scenarios.size()
+                    + " scenarios failed", failures);
+        }
+        return new Vetted(bundle, scenarios.size());
+    }
+}

@@ -1,0 +1,18 @@
+package dev.runbook.operator.reload;
+
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.controller.RunbookOperator;
+
+/** Told what became of each bundle ConfigMap: for metrics and for tests. Called on the reload thread. */
+public interface ReloadListener {
+    ReloadListener NONE = new ReloadListener() {};
+
+    /** The ConfigMap's bundle runs now (or already did: {@code installed.change()} says). */
+    default void accepted(String source, RunbookOperator.Installed installed) {}
+
+    /** The ConfigMap's bundle was refused; the bundle that ran before, if any, still runs. */
+    default void refused(String source, BundleRefusedException refusal) {}
+
+    /** The ConfigMap is gone, and so is its bundle's controller. */
+    default void removed(String source) {}
+}

@@ -1,0 +1,75 @@
+package dev.runbook.operator.reload;
+
+import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.controller.BundleRefusedException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+class BundleVettingTest {
+    final BundleVetting vetting = new BundleVetting();
+
+    @TempDir
+    Path work;
+
+    @Test
+    void aBundleWhoseScenariosPassIsCompiledUnderItsOrigin() {
+        var vetted = vetting.vet("configmap/ops/pg", ProjectFiles.of("runbooks/postgres-cluster"));
+
+        assertThat(vetted.bundle().name()).isEqualTo("postgres-cluster");
+        assertThat(vetted.bundle().source().origin()).isEqualTo("configmap/ops/pg");
+        assertThat(vetted.scenarios()).isGreaterThan(50);
+    }
+
+    @Test
+    void aBundleThatDoesNotCompileIsRefusedWithFileLineColumn() {
+        var refusal = catchThrowableOfType(BundleRefusedException.class,
+                () -> vetting.vet("configmap/ops/x", ProjectFiles.of("engine/src/test/resources/bundles/broken-syntax")));
+
+        assertThat(refusal.getMessage()).isEqualTo("configmap/ops/x: refused: the bundle does not compile");
+        assertThat(refusal.details()).anySatisfy(d -> assertThat(d).startsWith("rules/failover.drl:8:1: "));
+    }
+
+    @Test
+    void aFailingScenarioIsNamed() throws IOException {
+        Path bundle = copyOf(ProjectFiles.of("engine/src/test/resources/bundles/example"));
+        try (var failing = Files.list(bundle.resolve("failing-tests"))) {
+            for (Path file : failing.toList()) Files.copy(file, bundle.resolve("tests").resolve(file.getFileName()));
+        }
+
+        var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/ex", bundle));
+
+        assertThat(refusal.getMessage()).matches("configmap/ops/ex: refused: 10 of 14 scenarios failed");
+        assertThat(refusal.details()).hasSize(10).allSatisfy(d -> assertThat(d).startsWith("FAIL tests/wrong.yaml: "));
+    }
+
+    @Test
+    void aBundleWithoutScenariosIsRefused() throws IOException {
+        Path bundle = copyOf(ProjectFiles.of("engine/src/test/resources/bundles/example"));
+        try (var tests = Files.list(bundle.resolve("tests"))) {
+            for (Path file : tests.toList()) Files.delete(file);
+        }
+        Files.delete(bundle.resolve("tests"));
+
+        var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/ex", bundle));
+
+        assertThat(refusal.getMessage()).contains("has no scenarios (tests/*.yaml)");
+    }
+
+    private Path copyOf(Path bundle) throws IOException {
+        Path target = work.resolve("bundle");
+        try (var files = Files.walk(bundle)) {
+            for (Path file : files.toList()) {
+                Path to = target.resolve(bundle.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(to); else Files.copy(file, to);
+            }
+        }
+        return target;
+    }
+}

@@ -1,0 +1,371 @@
+package dev.runbook.operator.reload;
+
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.record.CycleReport;
+import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.TestCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static dev.runbook.operator.testkit.Objects.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Hot reload end to end: bundles shipped as ConfigMaps ({@code runbook pack}'s layout) are vetted and
+ * swapped under a running operator, refused ones change nothing. The bundle is
+ * src/test/resources/bundles/greeter, edited per test in a copy.
+ */
+class HotReloadIT {
+    static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
+    static final Path CRDS = GREETER.resolve("crds");
+    static final ResourceDefinitionContext WEB_APPS = context("WebApp", "webapps");
+    static final ResourceDefinitionContext GREETERS = context("Greeter", "greeters");
+
+    static TestCluster cluster;
+
+    @TempDir
+    Path work;
+
+    KubernetesClient client;
+    String system;
+    String apps;
+    Cycles cycles;
+    Reloads reloads;
+    RunbookOperator operator;
+    BundleReloader reloader;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = TestCluster.start();
+        cluster.installCrd(Path.of("src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"));
+        cluster.installCrd(CRDS.resolve("greeters.test.runbook.dev.yaml"));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) cluster.close();
+    }
+
+    @BeforeEach
+    void startOperator() {
+        client = cluster.client();
+        system = cluster.newNamespace("system");
+        apps = cluster.newNamespace("apps");
+        cycles = new Cycles();
+        reloads = new Reloads();
+        operator = new RunbookOperator(client, List.of(), Set.of(apps), Clock.systemUTC(), cycles);
+        operator.start();
+        reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
+        reloader.start();
+    }
+
+    @AfterEach
+    void stopOperator() {
+        if (reloader != null) reloader.close();
+        if (operator != null) operator.close();
+    }
+
+    @Test
+    void aGoodReloadChangesBehaviourWithoutARestart() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+        create(WEB_APPS, "shop");
+        awaitGreeting(WEB_APPS, "shop", "hello");
+        int cyclesBefore = cycles.count(apps, "shop");
+
+        ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
+
+        // No change to the app: the swap itself re-reconciles it.
+        awaitGreeting(WEB_APPS, "shop", "bonjour");
+        assertThat(reloads.accepted).extracting(RunbookOperator.Installed::change)
+                .containsExactly(RunbookOperator.Change.STARTED, RunbookOperator.Change.SWAPPED);
+        assertThat(reloads.accepted.get(1).active().generation()).isEqualTo(2);
+        assertThat(cycles.count(apps, "shop")).isGreaterThan(cyclesBefore);
+        assertThat(cycles.last(apps, "shop").decision().firedRules()).containsExactly("Greet bonjour");
+        assertThat(events("runbook-bundle-greeter")).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Normal");
+            assertThat(e.getReason()).isEqualTo("BundleActivated");
+            assertThat(e.getMessage()).contains("rules swapped", "generation 2", "1 scenario passed");
+        });
+    }
+
+    @Test
+    void aBundleThatDoesNotCompileIsRefusedAndTheLastGoodOneKeepsRunning() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+        String good = operator.active(source("runbook-bundle-greeter")).orElseThrow().bundle().version();
+
+        Path broken = greeter("broken", "hello");
+        edit(broken.resolve("rules/greet.drl"), "$app : Primary()", "$app : Primary(nmae == \"shop\")");
+        ship("runbook-bundle-greeter", broken);
+
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
+        assertThat(reloads.refused.get(0).describe()).contains("does not compile", "rules/greet.drl:8:");
+        assertThat(events("runbook-bundle-greeter")).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("BundleRefused");
+            assertThat(e.getMessage()).contains("rules/greet.drl:8:", "bundle greeter@" + good + " keeps running");
+        });
+        assertThat(operator.active(source("runbook-bundle-greeter")).orElseThrow().bundle().version()).isEqualTo(good);
+        create(WEB_APPS, "after-refusal");
+        awaitGreeting(WEB_APPS, "after-refusal", "hello");
+    }
+
+    @Test
+    void aBundleWhoseScenarioFailsIsRefusedNamingTheScenario() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        create(WEB_APPS, "shop");
+        awaitGreeting(WEB_APPS, "shop", "hello");
+
+        Path untested = greeter("untested", "hello");
+        edit(untested.resolve("rules/greet.drl"), "\"greeting\", \"hello\"", "\"greeting\", \"salut\"");
+        ship("runbook-bundle-greeter", untested);
+
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
+        assertThat(reloads.refused.get(0).describe())
+                .contains("1 of 1 scenarios failed", "FAIL tests/greet.yaml: every app is greeted");
+        // A change to the app runs a cycle, still on the last good bundle.
+        patchSpec(WEB_APPS, "shop", "7");
+        await().atMost(TestCluster.CONVERGE).until(() -> "7".equals(at(get(WEB_APPS, "shop"), "status.seen")));
+        assertThat((String) at(get(WEB_APPS, "shop"), "status.greeting")).isEqualTo("hello");
+    }
+
+    @Test
+    void aNewBundleForANewKindStartsAndOneForATakenKindIsRefused() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+
+        Path sameKind = renamed(greeter("twin", "hi"), "greeter-twin");
+        ship("runbook-bundle-twin", sameKind);
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
+        assertThat(reloads.refused.get(0).getMessage())
+                .contains("reconciles test.runbook.dev/v1 WebApp", "which bundle greeter already reconciles", source("runbook-bundle-greeter"));
+
+        ship("runbook-bundle-twin", asGreeterKind(renamed(greeter("twin-greeter", "hi"), "greeter-twin")));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
+        assertThat(reloads.accepted.get(1).change()).isEqualTo(RunbookOperator.Change.STARTED);
+        create(GREETERS, "front-door");
+        awaitGreeting(GREETERS, "front-door", "hi");
+        assertThat(operator.bundles()).extracting(b -> b.name()).containsExactly("greeter", "greeter-twin");
+    }
+
+    @Test
+    void aReloadThatChangesTheKindRebuildsTheController() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+
+        ship("runbook-bundle-greeter", asGreeterKind(greeter("moved", "hello")));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
+
+        assertThat(reloads.accepted.get(1).change()).isEqualTo(RunbookOperator.Change.RESTARTED);
+        assertThat(reloads.accepted.get(1).active().generation()).isEqualTo(2);
+        create(GREETERS, "lobby");
+        awaitGreeting(GREETERS, "lobby", "hello");
+    }
+
+    @Test
+    void deletingTheConfigMapStopsItsBundle() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+
+        client.configMaps().inNamespace(system).withName("runbook-bundle-greeter").delete();
+
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.removed.size() == 1);
+        assertThat(operator.bundles()).isEmpty();
+        assertThat(operator.active(source("runbook-bundle-greeter"))).isEmpty();
+    }
+
+    @Test
+    void aConfigMapThatIsNotABundleIsRefusedNamingTheKey() {
+        client.configMaps().inNamespace(system).resource(new ConfigMapBuilder()
+                .withNewMetadata().withName("runbook-bundle-odd").addToLabels(BundleConfigMaps.LABEL, "odd").endMetadata()
+                .addToData("notes.txt", "hello").build()).create();
+
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
+        assertThat(reloads.refused.get(0).describe()).contains("no key bundle.yaml", "key notes.txt: not a bundle file");
+        assertThat(operator.bundles()).isEmpty();
+    }
+
+    @Test
+    void underContinuousReconcilesASwapLosesNoCycleAndNoneRunsOnAHalfLoadedBundle() {
+        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+        create(WEB_APPS, "busy");
+        awaitGreeting(WEB_APPS, "busy", "hello");
+
+        // One writer changes the app as fast as the API server takes it, while a second bundle is shipped.
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicInteger written = new AtomicInteger();
+        List<Throwable> writerErrors = new CopyOnWriteArrayList<>();
+        Thread writer = new Thread(() -> {
+            try {
+                while (writing.get()) patchSpec(WEB_APPS, "busy", Integer.toString(written.incrementAndGet()));
+            } catch (Throwable e) {
+                writerErrors.add(e);
+            }
+        }, "writer");
+        writer.start();
+        await().atMost(TestCluster.CONVERGE).until(() -> written.get() >= 20);
+        ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
+        int atSwap = written.get();
+        await().atMost(TestCluster.CONVERGE).until(() -> written.get() >= atSwap + 20);
+        writing.set(false);
+        await().atMost(TestCluster.CONVERGE).until(() -> !writer.isAlive());
+        assertThat(writerErrors).isEmpty();
+
+        // No change is lost: the last one written is the one the status shows, decided by the new bundle.
+        String last = Integer.toString(written.get());
+        await().atMost(TestCluster.CONVERGE).until(() -> last.equals(at(get(WEB_APPS, "busy"), "status.seen"))
+                && "bonjour".equals(at(get(WEB_APPS, "busy"), "status.greeting")));
+        // Every cycle ran whole on one bundle: the rules that fired are that bundle's, and none failed.
+        String v1 = reloads.accepted.get(0).active().bundle().version();
+        String v2 = reloads.accepted.get(1).active().bundle().version();
+        List<CycleReport> all = cycles.all(apps, "busy");
+        assertThat(all).allSatisfy(report -> {
+            assertThat(report.failure()).isNull();
+            assertThat(report.bundleVersion()).isIn(v1, v2);
+            assertThat(report.decision().firedRules())
+                    .containsExactly(report.bundleVersion().equals(v1) ? "Greet hello" : "Greet bonjour");
+        });
+        // Once a cycle ran on the new bundle, none ran on the old one again.
+        List<String> versions = all.stream().map(CycleReport::bundleVersion).toList();
+        int firstNew = versions.indexOf(v2);
+        assertThat(firstNew).isPositive();
+        assertThat(versions.subList(firstNew, versions.size())).containsOnly(v2);
+    }
+
+    // --- helpers ---
+
+    /** Records what the reloader reported. */
+    static final class Reloads implements ReloadListener {
+        final List<RunbookOperator.Installed> accepted = new CopyOnWriteArrayList<>();
+        final List<BundleRefusedException> refused = new CopyOnWriteArrayList<>();
+        final List<String> removed = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void accepted(String source, RunbookOperator.Installed installed) { accepted.add(installed); }
+
+        @Override
+        public void refused(String source, BundleRefusedException refusal) { refused.add(refusal); }
+
+        @Override
+        public void removed(String source) { removed.add(source); }
+    }
+
+    private String source(String configMap) {
+        return BundleReloader.source(system, configMap);
+    }
+
+    /** A copy of the greeter bundle whose rule, and scenario, greet with {@code word}. */
+    private Path greeter(String copy, String word) {
+        Path target = work.resolve(copy);
+        try (Stream<Path> files = Files.walk(GREETER)) {
+            for (Path file : files.toList()) {
+                Path to = target.resolve(GREETER.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.writeString(to, Files.readString(file).replace("hello", word));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return target;
+    }
+
+    private static Path renamed(Path bundle, String name) {
+        edit(bundle.resolve("bundle.yaml"), "name: greeter\n", "name: " + name + "\n");
+        return bundle;
+    }
+
+    /** The bundle reconciling Greeters instead of WebApps, its scenario too. */
+    private static Path asGreeterKind(Path bundle) {
+        edit(bundle.resolve("bundle.yaml"), "kind: WebApp\n  plural: webapps", "kind: Greeter\n  plural: greeters");
+        edit(bundle.resolve("tests/greet.yaml"), "kind: WebApp", "kind: Greeter");
+        return bundle;
+    }
+
+    private static void edit(Path file, String from, String to) {
+        try {
+            String text = Files.readString(file);
+            assertThat(text).as("%s holds %s", file, from).contains(from);
+            Files.writeString(file, text.replace(from, to));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void ship(String name, Path bundle) {
+        ConfigMap configMap = new ConfigMapBuilder()
+                .withNewMetadata().withName(name).withNamespace(system).addToLabels(BundleConfigMaps.LABEL, "greeter").endMetadata()
+                .withData(BundleConfigMaps.pack(bundle))
+                .build();
+        client.configMaps().inNamespace(system).resource(configMap).createOr(existing -> existing.update());
+    }
+
+    private void create(ResourceDefinitionContext kind, String name) {
+        GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(Map.of(
+                "apiVersion", "test.runbook.dev/v1", "kind", kind.getKind(),
+                "metadata", Map.of("name", name, "namespace", apps),
+                "spec", Map.of("counter", "0")), GenericKubernetesResource.class);
+        client.genericKubernetesResources(kind).inNamespace(apps).resource(resource).create();
+    }
+
+    private void patchSpec(ResourceDefinitionContext kind, String name, String counter) {
+        String json = client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("counter", counter)));
+        client.genericKubernetesResources(kind).inNamespace(apps).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> get(ResourceDefinitionContext kind, String name) {
+        GenericKubernetesResource resource = client.genericKubernetesResources(kind).inNamespace(apps).withName(name).get();
+        return resource == null ? Map.of() : client.getKubernetesSerialization().convertValue(resource, Map.class);
+    }
+
+    private void awaitGreeting(ResourceDefinitionContext kind, String name, String greeting) {
+        await().atMost(TestCluster.CONVERGE).until(() -> greeting.equals(at(get(kind, name), "status.greeting")));
+    }
+
+    private List<Event> events(String configMap) {
+        List<Event> events = new ArrayList<>();
+        for (Event event : client.v1().events().inNamespace(system).list().getItems()) {
+            if (configMap.equals(event.getInvolvedObject().getName())) events.add(event);
+        }
+        return events;
+    }
+
+    private static ResourceDefinitionContext context(String kind, String plural) {
+        return new ResourceDefinitionContext.Builder().withGroup("test.runbook.dev").withVersion("v1").withKind(kind)
+                .withPlural(plural).withNamespaced(true).build();
+    }
+}
