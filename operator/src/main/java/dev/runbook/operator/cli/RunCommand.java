@@ -1,7 +1,11 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.leader.LeaderElection;
+import dev.runbook.operator.metrics.OperatorEndpoints;
+import dev.runbook.operator.metrics.OperatorMetrics;
+import dev.runbook.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import picocli.CommandLine.Command;
@@ -9,20 +13,25 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code runbook run --bundle DIR... [--namespace NS...]}: the operator. Reconciles each bundle's
- * primary kind in the cluster that KUBECONFIG (or ~/.kube/config, or the pod's service account) names,
- * until the process is stopped. See docs/operations.md.
+ * {@code runbook run}: the operator. Reconciles each bundle's primary kind in the cluster that
+ * KUBECONFIG (or ~/.kube/config, or the pod's service account) names, until the process is stopped;
+ * optionally loads bundles from ConfigMaps (hot reload), holds a Lease before acting (leader election),
+ * and serves metrics and health over HTTP. See docs/operations.md.
  */
 @Command(name = "run", description = "Run the operator: reconcile each bundle's primary kind in the cluster "
         + "named by KUBECONFIG (or the in-cluster service account), until stopped.")
@@ -31,14 +40,38 @@ final class RunCommand implements Callable<Integer> {
     static final long STOP_TIMEOUT_SECONDS = 30;
     /** Exit code when the operator cannot start (cluster unreachable, CRD missing, ...). */
     static final int CANNOT_START = 1;
+    /** The logger level of the operator's own lines while it runs (other commands print only warnings). */
+    static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.log.dev.runbook";
 
-    @Option(names = "--bundle", required = true, arity = "1..*", paramLabel = "DIR",
+    @Option(names = "--bundle", arity = "1..*", paramLabel = "DIR",
             description = "A bundle directory (it holds bundle.yaml); repeat or list several.")
-    List<Path> bundles;
+    List<Path> bundles = new ArrayList<>();
+
+    @Option(names = "--bundle-configmaps",
+            description = "Also run the bundles of the ConfigMaps labelled runbook.dev/bundle in the operator's namespace, "
+                    + "reloading each one when it changes (write them with `runbook pack`).")
+    boolean bundleConfigMaps;
+
+    @Option(names = "--operator-namespace", paramLabel = "NS",
+            description = "The operator's own namespace, for bundle ConfigMaps and the leader Lease "
+                    + "(default: $POD_NAMESPACE, else the kubeconfig's namespace).")
+    String operatorNamespace;
 
     @Option(names = "--namespace", arity = "1..*", paramLabel = "NS",
             description = "Watch only these namespaces (default: all).")
     List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--leader-election",
+            description = "Act only while holding the Lease, so that several replicas can run.")
+    boolean leaderElection;
+
+    @Option(names = "--lease", paramLabel = "NAME", defaultValue = "runbook-operator",
+            description = "The Lease's name (default: ${DEFAULT-VALUE}).")
+    String lease;
+
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8080",
+            description = "Port of /metrics, /healthz and /readyz (default: ${DEFAULT-VALUE}; 0 picks a free one; -1: none).")
+    int httpPort;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
@@ -50,32 +83,79 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
+        if (bundles.isEmpty() && !bundleConfigMaps) {
+            err.println("runbook: give at least one --bundle DIR, or --bundle-configmaps to run the bundles shipped as ConfigMaps");
+            return RunbookCommand.BAD_INPUT;
+        }
+        if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
         return Failures.guard(err, () -> {
             List<CompiledBundle> compiled = new ArrayList<>();
             for (Path bundle : bundles) compiled.add(BundleArgument.compile(bundle));
             StopSignal signal = new StopSignal();
             try (KubernetesClient client = new KubernetesClientBuilder().build();
-                 RunbookOperator operator = new RunbookOperator(client, compiled, new LinkedHashSet<>(namespaces),
-                         Clock.systemUTC())) {
-                try {
-                    operator.start();
-                } catch (RuntimeException e) {
-                    err.println("runbook: the operator cannot start against " + client.getMasterUrl() + ": "
-                            + rootMessage(e) + " (is the cluster reachable, and is each bundle's CRD installed?)");
-                    return CANNOT_START;
+                 OperatorMetrics metrics = OperatorMetrics.create()) {
+                String home = operatorNamespace != null ? operatorNamespace : defaultNamespace(client);
+                var settings = new OperatorRuntime.Settings(compiled, new LinkedHashSet<>(namespaces),
+                        bundleConfigMaps ? home : null,
+                        leaderElection ? new OperatorRuntime.Lease(home, lease, identity(), LeaderElection.Timing.DEFAULT,
+                                LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null);
+                try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
+                     OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
+                             metrics::scrape, runtime::notAlive, runtime::notReady)) {
+                    try {
+                        runtime.start();
+                    } catch (RuntimeException e) {
+                        err.println("runbook: the operator cannot start against " + client.getMasterUrl() + ": "
+                                + rootMessage(e) + " (is the cluster reachable, and is each bundle's CRD installed?)");
+                        return CANNOT_START;
+                    }
+                    describe(out, compiled, home, endpoints);
+                    runtime.failure().whenComplete((ignored, error) -> signal.release());
+                    signal.await();
+                    if (runtime.failure().isCompletedExceptionally()) {
+                        err.println("runbook: leading, but the operator cannot start against " + client.getMasterUrl()
+                                + " (is each bundle's CRD installed?)");
+                        return CANNOT_START;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("the HTTP port " + httpPort + " cannot be opened: " + e.getMessage(), e);
                 }
-                String where = namespaces.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", namespaces);
-                for (CompiledBundle bundle : compiled) {
-                    out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
-                            + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where);
-                }
-                out.flush();
-                signal.await();
             } finally {
                 signal.done();
             }
             return RunbookCommand.OK;
         });
+    }
+
+    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, String home, OperatorEndpoints endpoints) {
+        String where = namespaces.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", namespaces);
+        for (CompiledBundle bundle : compiled) {
+            out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
+                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where);
+        }
+        if (bundleConfigMaps) {
+            out.println("runbook: running the bundles of ConfigMaps labelled runbook.dev/bundle in namespace " + home
+                    + ", reloading on change");
+        }
+        if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
+        if (endpoints != null) {
+            out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");
+        }
+        out.flush();
+    }
+
+    /** $POD_NAMESPACE (set from the downward API in deploy/), else the client's (kubeconfig or service account). */
+    private static String defaultNamespace(KubernetesClient client) {
+        String pod = System.getenv("POD_NAMESPACE");
+        if (pod != null && !pod.isBlank()) return pod;
+        return client.getNamespace() != null ? client.getNamespace() : "default";
+    }
+
+    /** The pod's name (HOSTNAME in a pod), which names the Lease's holder; unique per process anyway. */
+    private static String identity() {
+        String host = System.getenv("HOSTNAME");
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        return (host == null || host.isBlank() ? "runbook" : host) + "-" + suffix;
     }
 
     /**
@@ -96,6 +176,8 @@ final class RunCommand implements Callable<Integer> {
                 }
             }, "runbook-stop"));
         }
+
+        void release() { stop.countDown(); }
 
         void await() {
             try {

@@ -4,7 +4,7 @@ import dev.runbook.operator.record.CycleReport;
 import dev.runbook.rules.fact.Primary;
 
 /**
- * Told about every cycle once it has been recorded: for metrics, and for tests that need to know that
+ * Told about every cycle once its record phase has run (even when writing the record failed): for metrics, and for tests that need to know that
  * a cycle ran even when it changed nothing. Called on the reconciling thread; must be quick and must
  * not throw.
  */

@@ -15,6 +15,7 @@ import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.record.Recorder;
 import dev.runbook.rules.action.EmitEvent;
+import dev.runbook.rules.fact.Primary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,16 +122,42 @@ public final class ReconcileCycle {
                 throw e;
             }
             LOG.debug("{}: could not record the temporary failure: {}", observation.primary(), e.getMessage());
+        } finally {
+            // Told even when the record phase failed: the cycle ran, and metrics must count it.
+            listener.cycleRecorded(observation.primary(), report);
+            log(observation.primary(), report);
         }
-        listener.cycleRecorded(observation.primary(), report);
         if (failure != null) {
             if (failure.isTemporary()) throw new TemporaryException(failure, cause);
-            LOG.warn("{}: {}: {}", observation.primary(), failure.reason(), failure.describe());
             return spec.reconcilePeriod();
         }
         Duration requeue = decision.requeueAfter().orElse(spec.reconcilePeriod());
-        boolean changed = applied.stream().anyMatch(a -> a.changedSomething() && !(a.planned().action() instanceof EmitEvent));
-        if (changed && SETTLE_DELAY.compareTo(requeue) < 0) requeue = SETTLE_DELAY;
+        if (changedSomething(report) && SETTLE_DELAY.compareTo(requeue) < 0) requeue = SETTLE_DELAY;
         return requeue.compareTo(MIN_REQUEUE) < 0 ? MIN_REQUEUE : requeue;
+    }
+
+    private static boolean changedSomething(CycleReport report) {
+        return report.applied().stream().anyMatch(a -> a.changedSomething() && !(a.planned().action() instanceof EmitEvent));
+    }
+
+    /**
+     * One line per cycle as {@code key=value} pairs, so that a log search can follow one primary, one
+     * kind or one cycle: info when the cycle changed something, a warning when it failed, else debug.
+     */
+    private static void log(Primary primary, CycleReport report) {
+        boolean changed = changedSomething(report);
+        boolean failed = report.failure() != null;
+        if (!failed && !changed && !LOG.isDebugEnabled()) return;
+        String line = "cycle=" + report.cycleId()
+                + " bundle=" + report.bundle() + " version=" + report.bundleVersion()
+                + " kind=" + primary.getKind() + " namespace=" + primary.getNamespace() + " name=" + primary.getName()
+                + " mode=" + report.modeName()
+                + " fired=" + (report.decision() == null ? 0 : report.decision().firings().size())
+                + " actions=" + report.applied().size() + " changed=" + changed
+                + " took_ms=" + report.took().toMillis()
+                + (failed ? " reason=" + report.failure().reason() + " error=\"" + report.failure().describe().replace("\"", "'") + "\"" : "");
+        if (failed) LOG.warn(line);
+        else if (changed) LOG.info(line);
+        else LOG.debug(line);
     }
 }

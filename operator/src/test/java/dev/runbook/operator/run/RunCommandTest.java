@@ -19,14 +19,15 @@ class RunCommandTest {
     void itHasHelp() {
         CommandResult result = run("run", "--help");
         assertThat(result.exitCode()).isZero();
-        assertThat(result.out()).contains("--bundle=DIR", "--namespace=NS", "KUBECONFIG");
+        assertThat(result.out()).contains("--bundle=DIR", "--namespace=NS", "KUBECONFIG", "--bundle-configmaps",
+                "--leader-election", "--http-port=PORT");
     }
 
     @Test
-    void aBundleIsRequired() {
+    void aBundleOrBundleConfigMapsAreRequired() {
         CommandResult result = run("run");
         assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
-        assertThat(result.err()).contains("Missing required option: '--bundle=DIR'");
+        assertThat(result.err()).contains("give at least one --bundle DIR, or --bundle-configmaps");
     }
 
     @Test

@@ -1,0 +1,160 @@
+package dev.runbook.operator.runtime;
+
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.leader.LeaderElection;
+import dev.runbook.operator.metrics.OperatorMetrics;
+import dev.runbook.operator.reload.BundleReloader;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Everything {@code runbook run} runs, put together: the controllers of the given bundles, the reloader
+ * of bundle ConfigMaps, metrics, and, with leader election, acting only while this replica leads. A
+ * replica that stops leading stops its controllers and its reloader; when it leads again it starts
+ * them anew, reloading every bundle ConfigMap.
+ */
+public final class OperatorRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
+
+    /**
+     * @param bundles          the bundles from directories
+     * @param namespaces       the namespaces to reconcile in; empty for all
+     * @param bundleNamespace  where to watch bundle ConfigMaps; null to watch none
+     * @param leaderElection   the Lease to hold before acting; null to act at once
+     */
+    public record Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
+                           Lease leaderElection) {}
+
+    /** The Lease that replicas compete for, and the client to reach it ({@link LeaderElection#leaseClient}). */
+    public record Lease(String namespace, String name, String identity, LeaderElection.Timing timing,
+                        KubernetesClient client) {}
+
+    private final KubernetesClient client;
+    private final Settings settings;
+    private final Clock clock;
+    private final OperatorMetrics metrics;
+    private final CycleListener listener;
+    private final LeaderElection election;
+    private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private RunbookOperator operator;
+    private BundleReloader reloader;
+    private boolean started;
+
+    public OperatorRuntime(KubernetesClient client, Settings settings, Clock clock, OperatorMetrics metrics,
+                           CycleListener also) {
+        this.client = client;
+        this.settings = settings;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.listener = (primary, report) -> {
+            metrics.cycleRecorded(primary, report);
+            also.cycleRecorded(primary, report);
+        };
+        Lease lease = settings.leaderElection();
+        this.election = lease == null ? null : new LeaderElection(lease.client(), lease.namespace(), lease.name(), lease.identity(),
+                lease.timing(), new LeaderElection.Candidate() {
+                    @Override
+                    public void lead() { leadOrFail(); }
+
+                    @Override
+                    public void standBy() { OperatorRuntime.this.standBy(); }
+                });
+        metrics.leading(false);
+    }
+
+    /**
+     * Starts: at once without leader election (and throws when the controllers cannot start); with it,
+     * stands for election and returns, the controllers starting when this replica leads.
+     */
+    public void start() {
+        synchronized (this) {
+            started = true;
+        }
+        if (election == null) {
+            act();
+        } else {
+            LOG.info("standing for election on lease {}/{} as {}", settings.leaderElection().namespace(),
+                    settings.leaderElection().name(), election.identity());
+            election.start();
+        }
+    }
+
+    /** Completes exceptionally when the controllers could not start on taking the lead: the process should end. */
+    public CompletableFuture<Void> failure() { return failure; }
+
+    private void leadOrFail() {
+        try {
+            act();
+        } catch (RuntimeException e) {
+            LOG.error("leading, but the controllers cannot start: {}", e.toString());
+            standBy();
+            failure.completeExceptionally(e);
+        }
+    }
+
+    private synchronized void act() {
+        if (operator != null) return;
+        RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener);
+        starting.start();
+        operator = starting;
+        for (CompiledBundle bundle : settings.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
+        if (settings.bundleNamespace() != null) {
+            reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock);
+            reloader.start();
+        }
+        metrics.leading(true);
+    }
+
+    private synchronized void standBy() {
+        metrics.leading(false);
+        if (reloader != null) {
+            reloader.close();
+            reloader = null;
+        }
+        if (operator != null) {
+            List<CompiledBundle> running = operator.bundles();
+            try {
+                operator.close();
+            } finally {
+                operator = null;
+                running.forEach(bundle -> metrics.bundleRemoved(bundle.name()));
+            }
+        }
+    }
+
+    /** The controllers, while this replica acts. */
+    public synchronized Optional<RunbookOperator> operator() { return Optional.ofNullable(operator); }
+
+    /** Whether this replica acts now: it leads, or there is no election. */
+    public synchronized boolean isActing() { return operator != null; }
+
+    /**
+     * Why the replica is not ready; empty when ready. A replica standing by is ready: it is healthy and
+     * prepared to take over.
+     */
+    public synchronized List<String> notReady() {
+        if (!started) return List.of("starting");
+        if (operator != null) return operator.notReady();
+        return election != null ? List.of() : List.of("the controllers are not running");
+    }
+
+    /** Why the process is not alive: the controllers failed to start while leading. */
+    public List<String> notAlive() {
+        return failure.isCompletedExceptionally() ? List.of("the controllers could not start") : List.of();
+    }
+
+    @Override
+    public void close() {
+        if (election != null) election.close();
+        standBy();
+    }
+}

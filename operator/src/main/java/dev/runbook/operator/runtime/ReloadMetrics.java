@@ -1,0 +1,43 @@
+package dev.runbook.operator.runtime;
+
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.metrics.OperatorMetrics;
+import dev.runbook.operator.reload.ReloadListener;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reloads as metrics. The {@code bundle} tag is the bundle's name; a refused bundle that never ran is
+ * named after its ConfigMap, since what it carries may not even parse.
+ */
+final class ReloadMetrics implements ReloadListener {
+    private final OperatorMetrics metrics;
+    /** The name of the bundle each source last ran. */
+    private final Map<String, String> names = new ConcurrentHashMap<>();
+
+    ReloadMetrics(OperatorMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void accepted(String source, RunbookOperator.Installed installed) {
+        var bundle = installed.active().bundle();
+        String previous = names.put(source, bundle.name());
+        if (previous != null && !previous.equals(bundle.name())) metrics.bundleRemoved(previous);
+        if (installed.change() != RunbookOperator.Change.UNCHANGED) metrics.reloadAccepted(bundle.name());
+        metrics.bundleActivated(bundle.name(), bundle.version(), installed.active().generation());
+    }
+
+    @Override
+    public void refused(String source, BundleRefusedException refusal) {
+        metrics.reloadRefused(names.getOrDefault(source, source.substring(source.lastIndexOf('/') + 1)));
+    }
+
+    @Override
+    public void removed(String source) {
+        String name = names.remove(source);
+        if (name != null) metrics.bundleRemoved(name);
+    }
+}
