@@ -61,7 +61,11 @@ public final class RunbookOperator implements AutoCloseable {
 
     /** A running controller: its bundle (swappable), what it was built from, its JOSDK operator. */
     private record Controller(String source, ActiveBundle active, Registration registration, Operator operator,
-                              RunbookReconciler<?> reconciler) {}
+                              RunbookReconciler<?> reconciler) {
+        Controller withSource(String other) {
+            return new Controller(other, active, registration, operator, reconciler);
+        }
+    }
 
     /**
      * @param namespaces the namespaces to watch; empty for all of them
@@ -107,52 +111,85 @@ public final class RunbookOperator implements AutoCloseable {
 
     /**
      * Puts {@code bundle} in place as the bundle of {@code source}, which must already be compiled and
-     * checked.
+     * checked. A bundle with the name of one the operator was started with (from the image) overrides
+     * it: it takes over that bundle's controller, until {@link #remove} gives it back.
      *
      * @throws BundleRefusedException when another source's bundle has the same kind or name, or a new
      *                                controller cannot start; what ran before keeps running
      */
     public synchronized Installed install(String source, CompiledBundle bundle) {
         if (!started) throw new IllegalStateException("start the operator before installing bundles");
+        Controller existing = controllers.get(source);
+        if (existing == null) existing = overridable(bundle.name()).orElse(null);
         for (Controller other : controllers.values()) {
-            if (other.source().equals(source)) continue;
+            if (other == existing) continue;
             String clash = clash(bundle, other.active().current().bundle());
             if (clash != null) throw new BundleRefusedException(source + ": refused: " + clash + " (from " + other.source() + ")");
         }
-        Controller existing = controllers.get(source);
         if (existing == null) {
             controllers.put(source, startOrRefuse(source, new ActiveBundle(bundle), "start"));
             return new Installed(Change.STARTED, controllers.get(source).active().current());
         }
-        CompiledBundle running = existing.active().current().bundle();
-        if (running.version().equals(bundle.version()) && running.spec().equals(bundle.spec())) {
-            return new Installed(Change.UNCHANGED, existing.active().current());
+        if (!existing.source().equals(source)) {
+            LOG.info("{}: bundle {} overrides the one from {}", source, bundle, existing.source());
         }
-        Registration registration = Registration.of(bundle.spec(), namespaces);
-        if (registration.equals(existing.registration())) {
-            ActiveBundle.Loaded loaded = existing.active().swap(bundle);
-            existing.reconciler().reconcileAll();
-            return new Installed(Change.SWAPPED, loaded);
-        }
-        LOG.info("{}: bundle {} changes the controller's {}: restarting it", source, bundle,
-                registration.differencesFrom(existing.registration()));
-        stop(existing);
-        ActiveBundle next = existing.active().successor(bundle);
-        try {
-            controllers.put(source, startOrRefuse(source, next, "restart"));
-        } catch (BundleRefusedException e) {
-            controllers.put(source, startController(source, existing.active()));
-            throw e;
-        }
-        return new Installed(Change.RESTARTED, next.current());
+        return replace(existing, source, bundle);
     }
 
-    /** Stops the controller of {@code source}; false when there was none. */
-    public synchronized boolean remove(String source) {
-        Controller controller = controllers.remove(source);
-        if (controller == null) return false;
+    /**
+     * Stops the controller of {@code source}, if any. When the source overrode a bundle the operator was
+     * started with, that bundle runs again instead, and is returned.
+     */
+    public synchronized Optional<Installed> remove(String source) {
+        Controller controller = controllers.get(source);
+        if (controller == null) return Optional.empty();
+        Optional<CompiledBundle> original = initial.stream()
+                .filter(b -> b.name().equals(controller.active().current().bundle().name())).findFirst();
+        if (original.isPresent() && !original.get().source().origin().equals(source)) {
+            LOG.info("{}: gone: bundle {} from {} runs again", source, original.get(), original.get().source().origin());
+            return Optional.of(replace(controller, original.get().source().origin(), original.get()));
+        }
+        controllers.remove(source);
         stop(controller);
-        return true;
+        return Optional.empty();
+    }
+
+    /** The controller of a bundle the operator was started with, by name, while it runs from its directory. */
+    private Optional<Controller> overridable(String name) {
+        return initial.stream().filter(b -> b.name().equals(name)).findFirst()
+                .map(b -> controllers.get(b.source().origin()));
+    }
+
+    /** Runs {@code bundle} in {@code existing}'s place, under {@code source}: a swap, or a new controller. */
+    private Installed replace(Controller existing, String source, CompiledBundle bundle) {
+        Registration registration = Registration.of(bundle.spec(), namespaces);
+        CompiledBundle running = existing.active().current().bundle();
+        Installed installed;
+        Controller next;
+        if (running.version().equals(bundle.version()) && running.spec().equals(bundle.spec())) {
+            next = existing.withSource(source);
+            installed = new Installed(Change.UNCHANGED, existing.active().current());
+        } else if (registration.equals(existing.registration())) {
+            ActiveBundle.Loaded loaded = existing.active().swap(bundle);
+            existing.reconciler().reconcileAll();
+            next = existing.withSource(source);
+            installed = new Installed(Change.SWAPPED, loaded);
+        } else {
+            LOG.info("{}: bundle {} changes the controller's {}: restarting it", source, bundle,
+                    registration.differencesFrom(existing.registration()));
+            stop(existing);
+            ActiveBundle successor = existing.active().successor(bundle);
+            try {
+                next = startOrRefuse(source, successor, "restart");
+            } catch (BundleRefusedException e) {
+                controllers.put(existing.source(), startController(existing.source(), existing.active()));
+                throw e;
+            }
+            installed = new Installed(Change.RESTARTED, successor.current());
+        }
+        controllers.remove(existing.source());
+        controllers.put(source, next);
+        return installed;
     }
 
     /** The bundles running now, in the order they were started. */

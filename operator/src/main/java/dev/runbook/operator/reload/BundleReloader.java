@@ -148,10 +148,11 @@ public final class BundleReloader implements AutoCloseable {
     private void removed(ConfigMap configMap) {
         String source = source(namespace, configMap.getMetadata().getName());
         handled.remove(source);
-        if (operator.remove(source)) {
-            LOG.info("{}: the ConfigMap was deleted: its bundle's controller is stopped", source);
-            listener.removed(source);
-        }
+        if (operator.active(source).isEmpty()) return;
+        RunbookOperator.Installed reverted = operator.remove(source).orElse(null);
+        LOG.info("{}: the ConfigMap was deleted: {}", source, reverted == null ? "its bundle's controller is stopped"
+                : "bundle " + reverted.active().bundle() + " from the operator's image runs again");
+        listener.removed(source, reverted);
     }
 
     private static String describe(RunbookOperator.Change change) {

@@ -13,6 +13,9 @@ public interface ReloadListener {
     /** The ConfigMap's bundle was refused; the bundle that ran before, if any, still runs. */
     default void refused(String source, BundleRefusedException refusal) {}
 
-    /** The ConfigMap is gone, and so is its bundle's controller. */
-    default void removed(String source) {}
+    /**
+     * The ConfigMap is gone, and so is its bundle: its controller stopped, or, when it overrode a bundle
+     * of the operator's image, that bundle runs again ({@code reverted}; null otherwise).
+     */
+    default void removed(String source, RunbookOperator.Installed reverted) {}
 }

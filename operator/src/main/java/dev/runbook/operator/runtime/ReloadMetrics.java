@@ -36,8 +36,13 @@ final class ReloadMetrics implements ReloadListener {
     }
 
     @Override
-    public void removed(String source) {
+    public void removed(String source, RunbookOperator.Installed reverted) {
         String name = names.remove(source);
-        if (name != null) metrics.bundleRemoved(name);
+        if (reverted != null) {
+            var bundle = reverted.active().bundle();
+            metrics.bundleActivated(bundle.name(), bundle.version(), reverted.active().generation());
+        } else if (name != null) {
+            metrics.bundleRemoved(name);
+        }
     }
 }

@@ -81,7 +81,7 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "CustomResourceDefinition",
-                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment");
+                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment");
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
@@ -145,8 +145,8 @@ class DeployManifestsTest {
     void theDeploymentRunsOneOperatorAtATimeWithLimitsAndWithoutPrivileges() throws IOException {
         Map<String, Object> deployment = only("Deployment").object();
         Map<String, Object> spec = map(deployment, "spec");
-        assertThat(spec.get("replicas")).as("one replica: there is no leader election yet").isEqualTo(1);
-        assertThat(map(spec, "strategy")).as("never two operators, not even during a rollout").containsEntry("type", "Recreate");
+        assertThat((Integer) spec.get("replicas")).as("a standby to take over").isGreaterThan(1);
+        assertThat(args()).as("several replicas act one at a time only with leader election").contains("--leader-election");
         Map<String, Object> template = map(spec, "template");
         assertThat(map(map(template, "metadata"), "labels")).containsAllEntriesOf(map(map(spec, "selector"), "matchLabels"));
 
@@ -165,6 +165,40 @@ class DeployManifestsTest {
         assertThat(security).containsEntry("allowPrivilegeEscalation", false).containsEntry("readOnlyRootFilesystem", true);
         assertThat(list(map(security, "capabilities"), "drop")).containsExactly("ALL");
         assertThat(list(container, "volumeMounts")).anySatisfy(m -> assertThat(cast(m)).containsEntry("mountPath", "/tmp"));
+    }
+
+    @Test
+    void theOperatorMayWatchBundleConfigMapsAndHoldTheLeaseInItsOwnNamespaceOnly() {
+        Manifest role = only("Role");
+        Map<String, Set<String>> granted = new TreeMap<>();
+        for (Object item : list(role.object(), "rules")) {
+            Map<String, Object> rule = cast(item);
+            for (Object group : list(rule, "apiGroups")) {
+                for (Object resource : list(rule, "resources")) {
+                    granted.computeIfAbsent(group + "/" + resource, k -> new TreeSet<>())
+                            .addAll(list(rule, "verbs").stream().map(String::valueOf).toList());
+                }
+            }
+        }
+        // ConfigMaps: read by BundleReloader (list, then watch); the Lease: LeaseLock gets, creates, merge-patches.
+        assertThat(granted).isEqualTo(Map.of("/configmaps", Set.of("get", "list", "watch"),
+                "coordination.k8s.io/leases", Set.of("get", "create", "patch")));
+        Map<String, Object> binding = only("RoleBinding").object();
+        assertThat(map(binding, "roleRef")).containsEntry("kind", "Role").containsEntry("name", role.name());
+        Manifest account = only("ServiceAccount");
+        assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
+                .containsEntry("kind", "ServiceAccount").containsEntry("name", account.name())
+                .containsEntry("namespace", account.namespace()));
+        // The operator's namespace comes from the pod itself, and the probes reach the --http-port.
+        assertThat(list(container(), "env")).anySatisfy(e -> assertThat(cast(e)).containsEntry("name", "POD_NAMESPACE")
+                .containsEntry("valueFrom", Map.of("fieldRef", Map.of("fieldPath", "metadata.namespace"))));
+        List<String> args = args();
+        assertThat(args).contains("--bundle-configmaps");
+        int port = Integer.parseInt(args.get(args.indexOf("--http-port") + 1));
+        assertThat(list(container(), "ports")).anySatisfy(p -> assertThat(cast(p)).containsEntry("name", "http")
+                .containsEntry("containerPort", port));
+        assertThat(map(map(container(), "livenessProbe"), "httpGet")).containsEntry("path", "/healthz").containsEntry("port", "http");
+        assertThat(map(map(container(), "readinessProbe"), "httpGet")).containsEntry("path", "/readyz").containsEntry("port", "http");
     }
 
     @Test

@@ -204,6 +204,29 @@ class HotReloadIT {
     }
 
     @Test
+    void aConfigMapOverridesTheImagesBundleOfTheSameNameUntilItIsDeleted() {
+        reloader.close();
+        operator.close();
+        var image = dev.runbook.engine.compile.BundleCompiler.compile(dev.runbook.engine.bundle.BundleLoader.load(GREETER));
+        operator = new RunbookOperator(client, List.of(image), Set.of(apps), Clock.systemUTC(), cycles);
+        operator.start();
+        reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
+        reloader.start();
+        create(WEB_APPS, "shop");
+        awaitGreeting(WEB_APPS, "shop", "hello");
+
+        ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
+        awaitGreeting(WEB_APPS, "shop", "bonjour");
+        assertThat(reloads.accepted).singleElement().satisfies(i -> assertThat(i.change()).isEqualTo(RunbookOperator.Change.SWAPPED));
+        assertThat(operator.active(GREETER.toString())).isEmpty();
+
+        client.configMaps().inNamespace(system).withName("runbook-bundle-greeter").delete();
+        awaitGreeting(WEB_APPS, "shop", "hello");
+        assertThat(operator.active(GREETER.toString()).orElseThrow().bundle().version()).isEqualTo(image.version());
+        assertThat(operator.bundles()).hasSize(1);
+    }
+
+    @Test
     void aConfigMapThatIsNotABundleIsRefusedNamingTheKey() {
         client.configMaps().inNamespace(system).resource(new ConfigMapBuilder()
                 .withNewMetadata().withName("runbook-bundle-odd").addToLabels(BundleConfigMaps.LABEL, "odd").endMetadata()
@@ -278,7 +301,7 @@ class HotReloadIT {
         public void refused(String source, BundleRefusedException refusal) { refused.add(refusal); }
 
         @Override
-        public void removed(String source) { removed.add(source); }
+        public void removed(String source, RunbookOperator.Installed reverted) { removed.add(source); }
     }
 
     private String source(String configMap) {
