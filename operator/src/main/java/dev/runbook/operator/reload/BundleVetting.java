@@ -26,6 +26,9 @@ public final class BundleVetting {
     /** A bundle that passed: compiled, with how many scenarios it passed. */
     public record Vetted(CompiledBundle bundle, int scenarios) {}
 
+    /** How many lines of a failing scenario's explanation a refusal shows. */
+    static final int SHOWN_LINES = 4;
+
     private final ScenarioRunner runner = new ScenarioRunner();
 
     /**
@@ -57,7 +60,9 @@ public final class BundleVetting {
         for (Scenario scenario : scenarios) {
             ScenarioResult result = runner.run(bundle, scenario);
             if (!result.passed()) {
-                failures.add("FAIL " + scenario.displayName() + ": " + result.failures().get(0).lines().findFirst().orElse(""));
+                // The first lines of the first failure say what differed; `runbook test` shows the rest.
+                List<String> lines = result.failures().get(0).lines().limit(SHOWN_LINES).toList();
+                failures.add("FAIL " + scenario.displayName() + ": " + String.join("\n    ", lines));
             }
         }
         if (!failures.isEmpty()) {
