@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # the variables are used by the scripts that source this
 # Shared by build, up, down and smoke: paths, versions and small helpers.
 # Sourced, never run.
 

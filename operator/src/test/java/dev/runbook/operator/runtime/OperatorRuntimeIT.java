@@ -148,10 +148,10 @@ class OperatorRuntimeIT {
     @Test
     void aLeaderThatLosesTheApiServerStopsActingAndTheStandbyTakesOver() {
         AtomicBoolean partitioned = new AtomicBoolean();
-        KubernetesClient own = partitionable(partitioned);
+        KubernetesClient own = partitionable(partitioned, false);
         Cycles cyclesA = new Cycles();
         Cycles cyclesB = new Cycles();
-        OperatorRuntime a = runtime(own, OperatorMetrics.create(), cyclesA, "replica-a", false);
+        OperatorRuntime a = runtime(own, partitionable(partitioned, true), OperatorMetrics.create(), cyclesA, "replica-a", false);
         a.start();
         await().atMost(TestCluster.CONVERGE).until(a::isActing);
         OperatorRuntime b = runtime(cluster.client(), OperatorMetrics.create(), cyclesB, "replica-b", false);
@@ -173,19 +173,30 @@ class OperatorRuntimeIT {
 
     private OperatorRuntime runtime(KubernetesClient client, OperatorMetrics metrics, Cycles cycles, String identity,
                                     boolean bundleConfigMaps) {
-        var lease = identity == null ? null : new OperatorRuntime.Lease(system, "runbook-operator", identity, FAST,
-                client == cluster.client() ? LeaderElection.leaseClient(client, FAST) : client);
+        return runtime(client, identity == null ? null : LeaderElection.leaseClient(client, FAST), metrics, cycles, identity,
+                bundleConfigMaps);
+    }
+
+    private OperatorRuntime runtime(KubernetesClient client, KubernetesClient leaseClient, OperatorMetrics metrics,
+                                    Cycles cycles, String identity, boolean bundleConfigMaps) {
+        var lease = identity == null ? null : new OperatorRuntime.Lease(system, "runbook-operator", identity, FAST, leaseClient);
         var settings = new OperatorRuntime.Settings(List.of(bundle), Set.of(apps), bundleConfigMaps ? system : null, lease);
         OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, cycles);
         closing.add(runtime);
+        if (client != cluster.client()) closing.add(client);
         return runtime;
     }
 
-    /** A client of its own whose requests fail (connection refused) while {@code partitioned} is set. */
-    private static KubernetesClient partitionable(AtomicBoolean partitioned) {
-        var config = new ConfigBuilder(cluster.client().getConfiguration()).withRequestRetryBackoffLimit(0)
-                .withRequestTimeout((int) FAST.renewDeadline().dividedBy(2).toMillis()).build();
-        return new KubernetesClientBuilder().withConfig(config)
+    /**
+     * A client of its own whose requests fail (connection refused) while {@code partitioned} is set;
+     * for the Lease, configured as {@link LeaderElection#leaseClient} configures it.
+     */
+    private static KubernetesClient partitionable(AtomicBoolean partitioned, boolean forTheLease) {
+        var config = new ConfigBuilder(cluster.client().getConfiguration());
+        if (forTheLease) {
+            config.withRequestRetryBackoffLimit(0).withRequestTimeout((int) FAST.renewDeadline().dividedBy(2).toMillis());
+        }
+        return new KubernetesClientBuilder().withConfig(config.build())
                 .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("partition", new Interceptor() {
                     @Override
                     public void before(BasicBuilder request, HttpRequest original, RequestTags tags) {

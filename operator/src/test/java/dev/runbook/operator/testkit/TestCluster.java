@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
+import org.junit.jupiter.api.Assumptions;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,11 +24,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * The API server an integration test runs against: by default the fabric8 mock server in CRUD mode
  * behind the apply shim ({@link EmbeddedApiServer}), started in this JVM; with the system property
- * {@value #KUBECONFIG_PROPERTY} naming a kubeconfig file, the cluster that file points to (tests then
- * work in namespaces of their own, deleted at the end, and install the CRDs they need).
+ * {@value #KUBECONFIG_PROPERTY} (or the environment variable {@value #KUBECONFIG_VARIABLE}) naming a
+ * kubeconfig file, the cluster that file points to: testenv/up's control plane, or any cluster. Tests
+ * then work in namespaces of their own, deleted at the end, and install the CRDs they need.
  */
 public final class TestCluster implements AutoCloseable {
     public static final String KUBECONFIG_PROPERTY = "runbook.it.kubeconfig";
+    public static final String KUBECONFIG_VARIABLE = "RUNBOOK_IT_KUBECONFIG";
     /** How long a test waits for the cluster to converge before it fails. */
     public static final Duration CONVERGE = Duration.ofSeconds(30);
 
@@ -40,7 +44,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     public static TestCluster start() {
-        String kubeconfig = System.getProperty(KUBECONFIG_PROPERTY, "");
+        String kubeconfig = kubeconfig();
         if (!kubeconfig.isBlank()) {
             try {
                 Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
@@ -52,9 +56,38 @@ public final class TestCluster implements AutoCloseable {
         return new TestCluster(EmbeddedApiServer.start(), null);
     }
 
+    /** The kubeconfig the tests are asked to use, or "" for the embedded server. */
+    static String kubeconfig() {
+        String property = System.getProperty(KUBECONFIG_PROPERTY, "");
+        if (!property.isBlank()) return property;
+        String variable = System.getenv(KUBECONFIG_VARIABLE);
+        return variable == null ? "" : variable;
+    }
+
     public KubernetesClient client() { return client; }
 
     public boolean isMock() { return server != null; }
+
+    /**
+     * Skips the calling test, with the reason, on the embedded server: for a test of what only a real
+     * API server does (garbage collection, server-side apply, schema validation, controllers). It is
+     * then reported as skipped, never as passed.
+     */
+    public void requireRealApiServer(String what) {
+        Assumptions.assumeFalse(isMock(), "needs a real API server (" + what + "): run with -D" + KUBECONFIG_PROPERTY
+                + "=FILE or " + KUBECONFIG_VARIABLE + "=FILE, e.g. testenv/up's kubeconfig");
+    }
+
+    /**
+     * Whether the cluster runs the controllers that make pods of a StatefulSet and run them (the
+     * controller manager, a scheduler, and a kubelet or kwok): it has a Ready node. The embedded server
+     * has none; tests then run the engine's simulated controllers.
+     */
+    public boolean runsPods() {
+        if (isMock()) return false;
+        return client.nodes().list().getItems().stream().anyMatch(node -> node.getStatus() != null
+                && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
+    }
 
     /**
      * The mock only: the next {@code times} requests with this method and path (query string included)
