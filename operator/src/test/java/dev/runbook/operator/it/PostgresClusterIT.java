@@ -48,8 +48,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The shipped postgres-cluster bundle, run by the operator against the API server, with the engine's
- * simulated controllers playing the StatefulSet controller and the kubelet through a {@link KubeCluster}:
+ * The shipped postgres-cluster bundle, run by the operator against the API server. On the embedded
+ * server the engine's simulated controllers play the StatefulSet controller and the kubelet through a
+ * {@link KubeCluster}; on a cluster that runs pods (testenv/'s, with kwok as the kubelet) the real
+ * controllers do, and the test only writes what a kubelet's readiness probe would (a pod turning not
+ * ready, then ready again):
  * a PostgresCluster bootstraps from nothing but its resource to Healthy, with a primary and replicas,
  * and fails over when its primary stops being ready. The operator and the simulated controllers share
  * a clock that the test can move forward, so that a failover delay passes without waiting for it.
@@ -99,7 +102,9 @@ class PostgresClusterIT {
                 new Kind("v1", "Service"), new Kind("v1", "ConfigMap")), clock);
         simulated = new SimulatedControllers(view, Duration.ZERO);
         controllers = Executors.newSingleThreadScheduledExecutor();
-        controllers.scheduleWithFixedDelay(() -> {
+        boolean realPods = cluster.runsPods();
+        LOG.info("pods made and run by {}", realPods ? "the cluster's own controllers and kubelet" : "the simulated controllers");
+        if (!realPods) controllers.scheduleWithFixedDelay(() -> {
             try {
                 simulated.settle(view.now());
             } catch (RuntimeException e) {
