@@ -103,8 +103,10 @@ class HotReloadIT {
 
         ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
 
-        // No change to the app: the swap itself re-reconciles it.
+        // No change to the app: the swap itself re-reconciles it. (The reload is reported after the
+        // swap, and may come after the cycle it started: wait for both.)
         awaitGreeting(WEB_APPS, "shop", "bonjour");
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
         assertThat(reloads.accepted).extracting(RunbookOperator.Installed::change)
                 .containsExactly(RunbookOperator.Change.STARTED, RunbookOperator.Change.SWAPPED);
         assertThat(reloads.accepted.get(1).active().generation()).isEqualTo(2);
@@ -218,6 +220,7 @@ class HotReloadIT {
 
         ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
         awaitGreeting(WEB_APPS, "shop", "bonjour");
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
         assertThat(reloads.accepted).singleElement().satisfies(i -> assertThat(i.change()).isEqualTo(RunbookOperator.Change.SWAPPED));
         assertThat(operator.active(GREETER.toString())).isEmpty();
 
