@@ -292,7 +292,53 @@ class HotReloadIT {
         assertThat(versions.subList(firstNew, versions.size())).containsOnly(v2);
     }
 
+    @Test
+    void aCycleInFlightDuringASwapFinishesOnTheBundleItStartedWith() throws InterruptedException {
+        ship("runbook-bundle-greeter", gated(greeter("v1", "hello")));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+        String v1 = reloads.accepted.get(0).active().bundle().version();
+        create(WEB_APPS, "slow");
+        // Converged: the last cycle reported changed nothing, so no cycle is in flight or requeued soon.
+        await().atMost(TestCluster.CONVERGE).until(() -> {
+            CycleReport last = cycles.last(apps, "slow");
+            return last != null && last.failure() == null && !last.applied().isEmpty()
+                    && last.applied().stream().noneMatch(a -> a.changedSomething());
+        });
+        int cyclesBefore = cycles.count(apps, "slow");
+
+        // A change starts a cycle, which the gate holds in the middle of its rules.
+        CycleGate.arm("slow");
+        try {
+            patchSpec(WEB_APPS, "slow", "1");
+            assertThat(CycleGate.awaitHeld()).as("a cycle reached the gate").isTrue();
+            ship("runbook-bundle-greeter", gated(greeter("v2", "bonjour")));
+            await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
+            assertThat(cycles.count(apps, "slow")).as("the held cycle has not finished").isEqualTo(cyclesBefore);
+        } finally {
+            CycleGate.open();
+        }
+
+        // The held cycle finishes on the bundle it started with; the next one runs the new bundle.
+        await().atMost(TestCluster.CONVERGE).until(() -> cycles.count(apps, "slow") >= cyclesBefore + 2);
+        CycleReport held = cycles.all(apps, "slow").get(cyclesBefore);
+        assertThat(held.bundleVersion()).isEqualTo(v1);
+        assertThat(held.decision().firedRules()).containsExactly("Greet hello");
+        assertThat(held.failure()).isNull();
+        CycleReport next = cycles.all(apps, "slow").get(cyclesBefore + 1);
+        assertThat(next.bundleVersion()).isEqualTo(reloads.accepted.get(1).active().bundle().version());
+        assertThat(next.decision().firedRules()).containsExactly("Greet bonjour");
+        awaitGreeting(WEB_APPS, "slow", "bonjour");
+    }
+
     // --- helpers ---
+
+    /** The bundle with its rule held by {@link CycleGate} (which lets every other primary pass). */
+    private static Path gated(Path bundle) {
+        edit(bundle.resolve("rules/greet.drl"), "import dev.runbook.rules.fact.Primary\n",
+                "import dev.runbook.rules.fact.Primary\nimport dev.runbook.operator.reload.CycleGate\n");
+        edit(bundle.resolve("rules/greet.drl"), "    $app : Primary()\n", "    $app : Primary()\n    eval(CycleGate.pass($app.getName()))\n");
+        return bundle;
+    }
 
     /** Records what the reloader reported. */
     static final class Reloads implements ReloadListener {
