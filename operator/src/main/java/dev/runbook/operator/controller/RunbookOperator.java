@@ -120,6 +120,16 @@ public final class RunbookOperator implements AutoCloseable {
     public synchronized Installed install(String source, CompiledBundle bundle) {
         if (!started) throw new IllegalStateException("start the operator before installing bundles");
         Controller existing = controllers.get(source);
+        if (existing != null) {
+            String running = existing.active().current().bundle().name();
+            if (!running.equals(bundle.name()) && overrides(source, running)) {
+                throw new BundleRefusedException(source + ": refused: it overrides bundle " + running
+                        + " of the operator's own, and a new name (" + bundle.name() + ") would leave " + running
+                        + " without a controller: keep the name, or delete the ConfigMap (" + running
+                        + " then runs from " + original(running).orElseThrow().source().origin() + " again) and ship "
+                        + bundle.name() + " in another");
+            }
+        }
         if (existing == null) existing = overridable(bundle.name()).orElse(null);
         for (Controller other : controllers.values()) {
             if (other == existing) continue;
@@ -143,8 +153,7 @@ public final class RunbookOperator implements AutoCloseable {
     public synchronized Optional<Installed> remove(String source) {
         Controller controller = controllers.get(source);
         if (controller == null) return Optional.empty();
-        Optional<CompiledBundle> original = initial.stream()
-                .filter(b -> b.name().equals(controller.active().current().bundle().name())).findFirst();
+        Optional<CompiledBundle> original = original(controller.active().current().bundle().name());
         if (original.isPresent() && !original.get().source().origin().equals(source)) {
             LOG.info("{}: gone: bundle {} from {} runs again", source, original.get(), original.get().source().origin());
             return Optional.of(replace(controller, original.get().source().origin(), original.get()));
@@ -154,10 +163,19 @@ public final class RunbookOperator implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** The bundle of that name the operator was started with. */
+    private Optional<CompiledBundle> original(String name) {
+        return initial.stream().filter(b -> b.name().equals(name)).findFirst();
+    }
+
+    /** Whether {@code source} runs, in place of the operator's own bundle of that name, a bundle named so. */
+    private boolean overrides(String source, String name) {
+        return original(name).filter(b -> !b.source().origin().equals(source)).isPresent();
+    }
+
     /** The controller of a bundle the operator was started with, by name, while it runs from its directory. */
     private Optional<Controller> overridable(String name) {
-        return initial.stream().filter(b -> b.name().equals(name)).findFirst()
-                .map(b -> controllers.get(b.source().origin()));
+        return original(name).map(b -> controllers.get(b.source().origin()));
     }
 
     /** Runs {@code bundle} in {@code existing}'s place, under {@code source}: a swap, or a new controller. */

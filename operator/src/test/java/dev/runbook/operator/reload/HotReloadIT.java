@@ -224,6 +224,12 @@ class HotReloadIT {
         assertThat(reloads.accepted).singleElement().satisfies(i -> assertThat(i.change()).isEqualTo(RunbookOperator.Change.SWAPPED));
         assertThat(operator.active(GREETER.toString())).isEmpty();
 
+        // Renaming the overriding bundle would leave the image's greeter without a controller: refused.
+        ship("runbook-bundle-greeter", renamed(greeter("renamed", "bonjour"), "greeter-renamed"));
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
+        assertThat(reloads.refused.get(0).getMessage()).contains("it overrides bundle greeter",
+                "a new name (greeter-renamed) would leave greeter without a controller");
+
         client.configMaps().inNamespace(system).withName("runbook-bundle-greeter").delete();
         awaitGreeting(WEB_APPS, "shop", "hello");
         assertThat(operator.active(GREETER.toString()).orElseThrow().bundle().version()).isEqualTo(image.version());
