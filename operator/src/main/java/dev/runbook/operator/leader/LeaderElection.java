@@ -158,8 +158,8 @@ public final class LeaderElection implements AutoCloseable {
             closed = true;
             current = election;
         }
-        // Cancelling releases the Lease (releaseOnCancel); the completion handler stands the replica down.
-        if (current != null) current.cancel(true);
+        // Stop acting first, then release the Lease (cancelling does, with releaseOnCancel): the other way
+        // round, a successor could start while this replica's last cycles still run.
         transition(this::standBy);
         transitions.shutdown();
         try {
@@ -167,6 +167,7 @@ public final class LeaderElection implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (current != null) current.cancel(true);
         elector.shutdownNow();
         client.close();
     }
