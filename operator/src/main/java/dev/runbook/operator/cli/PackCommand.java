@@ -1,8 +1,6 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.bundle.BundleSpecParser;
-import dev.runbook.engine.problem.InvalidInputException;
-import dev.runbook.engine.problem.Problem;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -41,21 +39,11 @@ final class PackCommand implements Callable<Integer> {
     public Integer call() {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             Map<String, String> data = BundleConfigMaps.pack(bundle);
-            String bundleName = bundleName(data.get("bundle.yaml"));
+            // The parser names its problems after bundle.yaml.
+            String bundleName = BundleSpecParser.parse(data.get(BundleSpecParser.FILE)).name();
             spec.commandLine().getOut().print(dump(configMap(bundleName, data)));
             return RunbookCommand.OK;
         });
-    }
-
-    private static String bundleName(String bundleYaml) {
-        try {
-            return BundleSpecParser.parse(bundleYaml).name();
-        } catch (InvalidInputException e) {
-            // The parser names its problems after bundle.yaml already; keep them.
-            throw e;
-        } catch (RuntimeException e) {
-            throw new InvalidInputException(Problem.inFile(BundleSpecParser.FILE, e.getMessage()));
-        }
     }
 
     private Map<String, Object> configMap(String bundleName, Map<String, String> data) {

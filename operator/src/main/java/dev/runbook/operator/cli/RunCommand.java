@@ -2,6 +2,7 @@ package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
@@ -106,7 +107,7 @@ final class RunCommand implements Callable<Integer> {
                         runtime.start();
                     } catch (RuntimeException e) {
                         err.println("runbook: the operator cannot start against " + client.getMasterUrl() + ": "
-                                + rootMessage(e) + " (is the cluster reachable, and is each bundle's CRD installed?)");
+                                + RootCause.message(e) + " (is the cluster reachable, and is each bundle's CRD installed?)");
                         return CANNOT_START;
                     }
                     describe(out, compiled, home, endpoints);
@@ -188,11 +189,5 @@ final class RunCommand implements Callable<Integer> {
         }
 
         void done() { stopped.countDown(); }
-    }
-
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 }

@@ -3,6 +3,7 @@ package dev.runbook.operator.controller;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.kube.KubeApi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -268,7 +269,7 @@ public final class RunbookOperator implements AutoCloseable {
             return startController(source, active);
         } catch (RuntimeException e) {
             throw new BundleRefusedException(source + ": refused: cannot " + verb + " a controller for "
-                    + active.current().bundle().spec().primary().kind() + ": " + rootMessage(e)
+                    + active.current().bundle().spec().primary().kind() + ": " + RootCause.message(e)
                     + " (is its CRD installed, and may the operator list and watch it?)");
         }
     }
@@ -302,13 +303,7 @@ public final class RunbookOperator implements AutoCloseable {
         try {
             controller.operator().stop();
         } catch (RuntimeException e) {
-            LOG.warn("{}: stopping its controller failed: {}", controller.source(), rootMessage(e));
+            LOG.warn("{}: stopping its controller failed: {}", controller.source(), RootCause.message(e));
         }
-    }
-
-    static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 }

@@ -1,5 +1,6 @@
 package dev.runbook.operator.reload;
 
+import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 
@@ -29,7 +30,6 @@ public final class BundleConfigMaps {
     public static final String LABEL = "runbook.dev/bundle";
     /** The directories of a bundle that a ConfigMap carries. */
     public static final List<String> DIRECTORIES = List.of("rules", "templates", "tests", "samples");
-    static final String BUNDLE_FILE = "bundle.yaml";
     static final String SEPARATOR = "__";
     /** What Kubernetes accepts as a ConfigMap key. */
     private static final Pattern KEY = Pattern.compile("[-._a-zA-Z0-9]+");
@@ -56,9 +56,9 @@ public final class BundleConfigMaps {
     public static Map<String, String> pack(Path bundle) {
         Map<String, String> data = new TreeMap<>();
         List<Problem> problems = new ArrayList<>();
-        Path spec = bundle.resolve(BUNDLE_FILE);
+        Path spec = bundle.resolve(BundleSpecParser.FILE);
         if (!Files.isRegularFile(spec)) {
-            throw new InvalidInputException(Problem.inFile(bundle + "/" + BUNDLE_FILE,
+            throw new InvalidInputException(Problem.inFile(bundle + "/" + BundleSpecParser.FILE,
                     "missing: a bundle directory needs a bundle.yaml (see docs/reference/bundle.md)"));
         }
         add(bundle, spec, data, problems);
@@ -89,7 +89,7 @@ public final class BundleConfigMaps {
      */
     public static void unpack(String origin, Map<String, String> data, Path into) {
         List<Problem> problems = new ArrayList<>();
-        if (!data.containsKey(BUNDLE_FILE)) {
+        if (!data.containsKey(BundleSpecParser.FILE)) {
             problems.add(Problem.inFile(origin, "no key bundle.yaml: a bundle ConfigMap holds bundle.yaml and its files "
                     + "(write it with `runbook pack DIR`)"));
         }
@@ -114,7 +114,7 @@ public final class BundleConfigMaps {
 
     /** {@code bundle.yaml}, or a path under one of {@link #DIRECTORIES} with no empty, "." or ".." part. */
     private static boolean isBundleFile(String key) {
-        if (key.equals(BUNDLE_FILE)) return true;
+        if (key.equals(BundleSpecParser.FILE)) return true;
         String[] parts = path(key).split("/", -1);
         return parts.length >= 2 && DIRECTORIES.contains(parts[0])
                 && Arrays.stream(parts).noneMatch(part -> part.isEmpty() || part.equals(".") || part.equals(".."));
