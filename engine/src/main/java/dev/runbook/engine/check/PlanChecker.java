@@ -5,12 +5,15 @@ import dev.runbook.engine.bundle.Limits;
 import dev.runbook.engine.cycle.PlannedAction;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.FieldWrite;
+import dev.runbook.rules.fact.ObjectRef;
 import dev.runbook.rules.fact.Primary;
 
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.LinkedHashSet;
@@ -56,10 +59,23 @@ public final class PlanChecker {
     static List<PlanProblem> conflicts(List<PlannedAction> plan) {
         List<PlanProblem> problems = new ArrayList<>();
         // Identities and writes are computed once per action, not once per pair.
-        List<List<FieldWrite>> writes = plan.stream().map(p -> p.action().writes()).toList();
-        List<String> identities = plan.stream().map(p -> p.action().identity()).toList();
-        for (int i = 0; i < plan.size(); i++) {
-            for (int j = i + 1; j < plan.size(); j++) {
+        int size = plan.size();
+        List<List<FieldWrite>> writes = new ArrayList<>(size);
+        List<String> identities = new ArrayList<>(size);
+        List<Set<ObjectRef>> written = new ArrayList<>(size);
+        for (PlannedAction p : plan) {
+            List<FieldWrite> w = p.action().fieldWrites();
+            writes.add(w);
+            identities.add(p.action().identity());
+            Set<ObjectRef> targets = new HashSet<>();
+            for (FieldWrite x : w) targets.add(x.target());
+            written.add(targets);
+        }
+        for (int i = 0; i < size; i++) {
+            for (int j = i + 1; j < size; j++) {
+                // Writes to different objects never conflict: skip the field-by-field comparison.
+                if (!identities.get(i).equals(identities.get(j))
+                        && Collections.disjoint(written.get(i), written.get(j))) continue;
                 String conflict = conflict(plan.get(i).action(), identities.get(i), writes.get(i),
                         plan.get(j).action(), identities.get(j), writes.get(j));
                 if (conflict != null) {

@@ -10,6 +10,8 @@ import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Clock;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Resource;
+import org.kie.api.event.rule.AgendaEventListener;
+import org.kie.api.event.rule.RuleRuntimeEventListener;
 import org.kie.api.runtime.KieSession;
 import org.kie.api.runtime.rule.ConsequenceException;
 
@@ -22,7 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One decision: a fresh session from the compiled bundle, the observed facts inserted, the rules
+ * One decision: a clean session from the compiled bundle's pool, the observed facts inserted, the rules
  * fired under the firing limit, the actions collected, templates rendered, and the plan checked.
  * Stateless and thread-safe: any number of cycles may run at once on one compiled bundle.
  */
@@ -39,10 +41,11 @@ public final class DecisionCycle {
     public static Decision run(CompiledBundle bundle, Observation observation) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
         TraceRecorder recorder = new TraceRecorder();
-        KieSession session = bundle.kieBase().newKieSession();
+        // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
+        KieSession session = bundle.sessions().newKieSession();
         try {
-            session.addEventListener((org.kie.api.event.rule.AgendaEventListener) recorder);
-            session.addEventListener((org.kie.api.event.rule.RuleRuntimeEventListener) recorder);
+            session.addEventListener((AgendaEventListener) recorder);
+            session.addEventListener((RuleRuntimeEventListener) recorder);
             session.insert(new Clock(observation.now()));
             session.insert(params);
             session.insert(observation.primary());
@@ -55,6 +58,9 @@ public final class DecisionCycle {
                 throw new FiringLimitExceededException(limit, recorder.topRules());
             }
         } finally {
+            // The pool's reset keeps listeners; this cycle's recorder must not hear the next one.
+            session.removeEventListener((AgendaEventListener) recorder);
+            session.removeEventListener((RuleRuntimeEventListener) recorder);
             session.dispose();
         }
 
@@ -83,8 +89,8 @@ public final class DecisionCycle {
     private static List<PlannedAction> collect(CompiledBundle bundle, Observation observation, Params params,
                                                TraceRecorder recorder, List<PlanProblem> problems) {
         TemplateRenderer renderer = new TemplateRenderer(bundle.templates());
-        Map<Map<String, Object>, Action> actionByForm = new LinkedHashMap<>();
-        Map<Map<String, Object>, List<String>> rulesByForm = new LinkedHashMap<>();
+        Map<Form, Action> actionByForm = new LinkedHashMap<>();
+        Map<Form, List<String>> rulesByForm = new LinkedHashMap<>();
         for (TraceRecorder.Inserted inserted : recorder.actions()) {
             Action action = inserted.action();
             if (action instanceof ApplyTemplate template) {
@@ -95,12 +101,24 @@ public final class DecisionCycle {
                     continue;
                 }
             }
-            actionByForm.putIfAbsent(action.toMap(), action);
-            List<String> rules = rulesByForm.computeIfAbsent(action.toMap(), a -> new ArrayList<>());
+            Form form = new Form(action);
+            actionByForm.putIfAbsent(form, action);
+            List<String> rules = rulesByForm.computeIfAbsent(form, a -> new ArrayList<>());
             if (!rules.contains(inserted.rule())) rules.add(inserted.rule());
         }
         List<PlannedAction> planned = new ArrayList<>();
         actionByForm.forEach((form, action) -> planned.add(new PlannedAction(action, rulesByForm.get(form))));
         return planned;
+    }
+
+    /** An action as a map key by its YAML form, with the form's hash computed once per action. */
+    private record Form(Action action) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Form f && (f.action == action || f.action.sameAs(action));
+        }
+
+        @Override
+        public int hashCode() { return action.formHash(); }
     }
 }

@@ -5,6 +5,7 @@ import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
+import dev.runbook.rules.fact.Values;
 import org.mvel2.templates.TemplateRuntime;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -26,6 +27,17 @@ public final class TemplateRenderer {
 
     /** @throws TemplateException naming the template and what went wrong */
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
+        RenderCache cache = templates.cache();
+        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary.getObject(),
+                params.getValues());
+        Apply cached = cache.rendered(input);
+        if (cached != null) return cached;
+        Apply rendered = renderAnew(request, primary, params, cache);
+        cache.rendered(input, rendered);
+        return rendered;
+    }
+
+    private Apply renderAnew(ApplyTemplate request, Primary primary, Params params, RenderCache cache) {
         var compiled = templates.get(request.getTemplate());
         String file = TemplateSet.DIRECTORY + request.getTemplate();
         if (compiled == null) {
@@ -40,6 +52,22 @@ public final class TemplateRenderer {
         } catch (RuntimeException e) {
             throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
         }
+        Map<String, Object> parsed = cache.parsed(text);
+        if (parsed == null) {
+            parsed = parse(file, text);
+            cache.parsed(text, parsed);
+        }
+        Map<String, Object> rendered = new LinkedHashMap<>(parsed);
+        defaultNamespace(rendered, primary.getNamespace());
+        try {
+            return new Apply(rendered, request.getTemplate());
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(file + ": the rendered object is incomplete: " + e.getMessage());
+        }
+    }
+
+    /** The rendered text as an immutable object; parsed once per distinct text. */
+    private static Map<String, Object> parse(String file, String text) {
         Object object;
         try {
             Node node = YamlFile.document(file + " (rendered)", text);
@@ -51,13 +79,8 @@ public final class TemplateRenderer {
             throw new TemplateException(file + ": the rendered template is not a Kubernetes object (a YAML mapping)");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> rendered = new LinkedHashMap<>((Map<String, Object>) map);
-        defaultNamespace(rendered, primary.getNamespace());
-        try {
-            return new Apply(rendered, request.getTemplate());
-        } catch (IllegalArgumentException e) {
-            throw new TemplateException(file + ": the rendered object is incomplete: " + e.getMessage());
-        }
+        Map<String, Object> typed = (Map<String, Object>) map;
+        return Values.frozenMap(typed);
     }
 
     @SuppressWarnings("unchecked")
