@@ -1,8 +1,8 @@
 package dev.runbook.benchmarks;
 
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.cycle.DecisionCycle;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
