@@ -68,12 +68,21 @@ public final class Actor {
         this.fieldManager = fieldManager;
     }
 
-    /** Applies the actions in order, stopping at the first failure. */
+    /** Applies the actions in order, stopping at the first failure, reading every target from the API server. */
     public ActResult act(List<PlannedAction> plan, Primary primary, Instant now) {
+        return act(plan, primary, CachedObjects.none(), now);
+    }
+
+    /**
+     * Applies the actions in order, stopping at the first failure. A target found in {@code cached} is
+     * compared with what the action would write, and nothing is sent when they agree; the objects
+     * written are added to {@code cached}, so the record phase and later actions see them.
+     */
+    public ActResult act(List<PlannedAction> plan, Primary primary, CachedObjects cached, Instant now) {
         List<AppliedAction> applied = new ArrayList<>();
         for (PlannedAction planned : plan) {
             try {
-                applied.add(new AppliedAction(planned, apply(planned.action(), primary, now)));
+                applied.add(new AppliedAction(planned, apply(planned.action(), primary, cached, now)));
             } catch (RuntimeException e) {
                 return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(), e));
             }
@@ -81,14 +90,18 @@ public final class Actor {
         return ActResult.complete(applied);
     }
 
-    /** Applies one action. */
+    /** Applies one action, reading its target from the API server. */
     public Outcome apply(Action action, Primary primary, Instant now) {
+        return apply(action, primary, CachedObjects.none(), now);
+    }
+
+    private Outcome apply(Action action, Primary primary, CachedObjects cached, Instant now) {
         Objects.requireNonNull(action, "action");
-        if (action instanceof Apply apply) return apply(apply, primary);
+        if (action instanceof Apply apply) return apply(apply, primary, cached);
         if (action instanceof MergePatch patch) return mergePatch(patch);
         if (action instanceof Delete delete) return delete(delete.getTarget());
-        if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, now, true);
-        if (action instanceof SetMetadataEntry) return computed(action, now, false);
+        if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, cached, now, true);
+        if (action instanceof SetMetadataEntry) return computed(action, cached, now, false);
         if (action instanceof EmitEvent event) {
             ObjectRef target = event.getTarget();
             String uid = sameObject(target, primary) ? primary.getUid() : null;
@@ -107,10 +120,16 @@ public final class Actor {
                 && target.getNamespace().equals(primary.getNamespace());
     }
 
-    private Outcome apply(Apply apply, Primary primary) {
+    private Outcome apply(Apply apply, Primary primary, CachedObjects cached) {
         Map<String, Object> desired = OwnerReferences.withOwner(apply.getObject(), apply.getTarget(), primary);
-        Optional<Map<String, Object>> before = api.get(apply.getTarget());
+        Optional<Map<String, Object>> known = cached.get(apply.getTarget());
+        if (known.isPresent() && ServerSideApplyCheck.changesNothing(desired, known.get(), fieldManager)) {
+            return Outcome.NONE;
+        }
+        // Not cached: maybe not there yet, or not of a watched kind; ask, to tell CREATED from UPDATED.
+        Optional<Map<String, Object>> before = known.isPresent() ? known : api.get(apply.getTarget());
         Map<String, Object> after = api.serverSideApply(desired, fieldManager);
+        cached.written(apply.getTarget(), after);
         return before.isEmpty() ? Outcome.CREATED : compare(before.get(), after);
     }
 
@@ -130,10 +149,11 @@ public final class Actor {
      * Status and metadata actions: the engine's {@link ActionEffect} computes the new object from the current one;
      * the difference goes out as a merge patch with the resourceVersion it was computed from.
      */
-    private Outcome computed(Action action, Instant now, boolean status) {
+    private Outcome computed(Action action, CachedObjects cached, Instant now, boolean status) {
         ObjectRef target = action.getTarget();
         for (int attempt = 1; ; attempt++) {
-            Map<String, Object> before = existing(target);
+            // The cached object first: when the action is already so, nothing is sent at all.
+            Map<String, Object> before = cached.get(target).orElseGet(() -> existing(target));
             Map<String, Object> desired = compute(action, before, now);
             Map<String, Object> patch = status
                     ? section(before, desired, "status")
@@ -146,9 +166,11 @@ public final class Actor {
                 Map<String, Object> after = status
                         ? api.mergePatchStatus(target, patch, fieldManager)
                         : api.mergePatch(target, patch, fieldManager);
+                cached.written(target, after);
                 return compare(before, after);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) throw e;
+                cached.stale(target);
                 if (attempt >= CONFLICT_ATTEMPTS) {
                     throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT, action.identity()
                             + ": " + target + " kept changing (" + attempt + " conflicts in a row); retrying later",

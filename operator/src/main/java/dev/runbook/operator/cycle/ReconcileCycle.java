@@ -9,6 +9,7 @@ import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.act.ActResult;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.act.CachedObjects;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.TemporaryException;
@@ -82,6 +83,8 @@ public final class ReconcileCycle {
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
         Observation observation = loaded.observer().observe(primary, secondaries, now);
+        // What the informers hold, and what this cycle writes: the act and record phases send only differences.
+        CachedObjects cached = CachedObjects.of(observation);
 
         BundleSpec.Mode mode = spec.mode();
         boolean paused = false;
@@ -98,7 +101,7 @@ public final class ReconcileCycle {
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {
-                ActResult result = actor.act(decision.actions(), observation.primary(), now);
+                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now);
                 applied = result.applied();
                 if (!result.isComplete()) {
                     failedAction = result.failed();
@@ -114,7 +117,7 @@ public final class ReconcileCycle {
         CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
                 failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
         try {
-            recorder.record(observation.primary(), report, now);
+            recorder.record(observation.primary(), report, cached, now);
         } catch (RuntimeException e) {
             if (failure == null || !failure.isTemporary()) {
                 Failure recording = ErrorMapping.classify(e);

@@ -2,6 +2,7 @@ package dev.runbook.operator.record;
 
 import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.act.CachedObjects;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.error.TemporaryException;
@@ -50,18 +51,29 @@ public final class Recorder {
         this.fieldManager = fieldManager;
     }
 
+    /** Records the cycle, reading the primary from the API server. */
     public void record(Primary primary, CycleReport report, Instant now) {
-        Optional<Map<String, Object>> before = writeStatus(primary, report, now);
+        record(primary, report, CachedObjects.none(), now);
+    }
+
+    /**
+     * Records the cycle. The status is compared with the primary as {@code cached} has it (the
+     * informer's copy, or what this cycle's own writes returned): unchanged, nothing is sent.
+     */
+    public void record(Primary primary, CycleReport report, CachedObjects cached, Instant now) {
+        Optional<Map<String, Object>> before = writeStatus(primary, report, cached, now);
         if (before.isEmpty()) return; // the primary is gone: nothing to record on
         recordEvents(primary, report, before.get(), now);
     }
 
     /** Writes the status when it changed; returns the primary as it was before, empty when it is gone. */
-    private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, Instant now) {
+    private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, CachedObjects cached,
+                                                      Instant now) {
         ObjectRef ref = primary.getRef();
         RunbookCondition condition = RunbookCondition.of(report);
         for (int attempt = 1; ; attempt++) {
-            Optional<Map<String, Object>> current = api.get(ref);
+            Optional<Map<String, Object>> known = cached.get(ref);
+            Optional<Map<String, Object>> current = known.isPresent() ? known : api.get(ref);
             if (current.isEmpty()) return current;
             Map<String, Object> desired = desiredStatus(current.get(), primary, report, condition, now);
             Map<String, Object> diff = Maps.diff(Maps.map(current.get(), "status"), desired);
@@ -70,10 +82,12 @@ public final class Recorder {
             patch.put("metadata", Map.of("resourceVersion", Maps.resourceVersion(current.get())));
             patch.put("status", diff);
             try {
-                api.mergePatchStatus(ref, patch, fieldManager);
+                cached.written(ref, api.mergePatchStatus(ref, patch, fieldManager));
                 return current;
             } catch (KubernetesClientException e) {
+                if (e.getCode() == 404 && known.isPresent()) return Optional.empty(); // gone since it was cached
                 if (e.getCode() != 409) throw e;
+                cached.stale(ref);
                 if (attempt >= dev.runbook.operator.act.Actor.CONFLICT_ATTEMPTS) {
                     throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT,
                             "recording the cycle: " + ref + " kept changing", List.of()), e);
