@@ -1,6 +1,8 @@
 package dev.runbook.benchmarks;
 
 import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.bundle.BundleSpec;
+import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.decide.Observation;
@@ -71,12 +73,20 @@ final class ShippedSamples {
         return ObservationBuilder.build(bundle.spec(), StateFiles.read(List.of(file)), null, NOW, Map.of());
     }
 
-    /** A sample that is only part of a state (e.g. a lone custom resource to apply) is no cycle input. */
+    /**
+     * A sample that is a whole state: the bundle's primary and what was observed with it. A sample that
+     * is only part of one (a lone custom resource to apply, objects to add to another sample) is no
+     * cycle input on its own.
+     */
     private static boolean holdsPrimary(String sample) {
         try {
-            Path file = runbooks().resolve(bundleOf(sample)).resolve("samples").resolve(sampleOf(sample) + ".yaml");
-            return StateFiles.read(List.of(file)).size() > 1;
-        } catch (RuntimeException e) {
+            Path bundle = runbooks().resolve(bundleOf(sample));
+            BundleSpec spec = BundleSpecParser.parse(Files.readString(bundle.resolve(BundleSpecParser.FILE)));
+            Path file = bundle.resolve("samples").resolve(sampleOf(sample) + ".yaml");
+            var objects = StateFiles.read(List.of(file));
+            ObservationBuilder.build(spec, objects, null, NOW, Map.of());
+            return objects.size() > 1;
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }
