@@ -4,6 +4,7 @@ import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.engine.cycle.PlannedAction;
 import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
@@ -187,7 +188,7 @@ class ActorIT {
         assertThat(apply(Actions.setCondition(app, "Ready", "True", "Ok", ""), T1)).isEqualTo(Outcome.UPDATED);
         assertThat(condition(appNow(), "Ready")).containsEntry("status", "True");
 
-        cluster.failNext("PATCH", statusPath, 409, Actor.CONFLICT_ATTEMPTS);
+        cluster.failNext("PATCH", statusPath, 409, ConflictRetry.DEFAULT_ATTEMPTS);
         assertThatThrownBy(() -> apply(Actions.setCondition(app, "Ready", "False", "No", ""), T1))
                 .isInstanceOfSatisfying(TemporaryException.class,
                         e -> assertThat(e.failure().reason()).isEqualTo(Reasons.CONFLICT));

@@ -4,7 +4,7 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.Outcome;
-import dev.runbook.operator.act.Actor;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
@@ -233,7 +233,7 @@ class WebAppOperatorIT {
         assumeTrue(cluster.isMock(), "409s are injected through the mock server");
         // The first status writes meet a conflict each time: the cycle gives up, JOSDK retries it.
         cluster.failNext("PATCH", "/apis/test.runbook.dev/v1/namespaces/" + namespace
-                + "/webapps/shop/status?fieldManager=runbook-web-app", 409, Actor.CONFLICT_ATTEMPTS);
+                + "/webapps/shop/status?fieldManager=runbook-web-app", 409, ConflictRetry.DEFAULT_ATTEMPTS);
         create("shop", Map.of("greeting", "hi"), Map.of());
 
         awaitConverged("shop");
