@@ -5,9 +5,7 @@ import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.engine.apply.Change;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ActionFailedException;
-import dev.runbook.operator.error.Failure;
-import dev.runbook.operator.error.Reasons;
-import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
@@ -46,7 +44,7 @@ import java.util.Optional;
  *       {@code annotate}: on the object's metadata. The new state is computed from the object as it
  *       is now by the engine's own {@link ActionEffect} (the code the scenario tests run), and only
  *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
- *       from: a 409 conflict is retried on fresh state;</li>
+ *       from: a 409 conflict is retried on fresh state ({@link ConflictRetry});</li>
  *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
  * </ul>
  *
@@ -55,17 +53,20 @@ import java.util.Optional;
  * first action that fails stops the plan; the ones before it stay applied.
  */
 public final class Actor {
-    /** How many times an action is computed again on fresh state after a 409 conflict. */
-    public static final int CONFLICT_ATTEMPTS = 3;
-
     private final KubeApi api;
     private final EventWriter events;
     private final String fieldManager;
+    private final ConflictRetry conflicts;
 
     public Actor(KubeApi api, EventWriter events, String fieldManager) {
+        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+    }
+
+    public Actor(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
+        this.conflicts = conflicts;
     }
 
     /** Applies the actions in order, stopping at the first failure, reading every target from the API server. */
@@ -151,8 +152,9 @@ public final class Actor {
      */
     private Outcome computed(Action action, CachedObjects cached, Instant now, boolean status) {
         ObjectRef target = action.getTarget();
-        for (int attempt = 1; ; attempt++) {
-            // The cached object first: when the action is already so, nothing is sent at all.
+        return conflicts.run(() -> {
+            // The cached object first (when the action is already so, nothing is sent at all); after a
+            // conflict the cache is known stale and the object is read afresh.
             Map<String, Object> before = cached.get(target).orElseGet(() -> existing(target));
             Map<String, Object> desired = compute(action, before, now);
             Map<String, Object> patch = status
@@ -169,15 +171,10 @@ public final class Actor {
                 cached.written(target, after);
                 return compare(before, after);
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) throw e;
-                cached.stale(target);
-                if (attempt >= CONFLICT_ATTEMPTS) {
-                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT, action.identity()
-                            + ": " + target + " kept changing (" + attempt + " conflicts in a row); retrying later",
-                            List.of()), e);
-                }
+                if (e.getCode() == ErrorMapping.CONFLICT) cached.stale(target);
+                throw e;
             }
-        }
+        }, conflicts -> action.identity() + ": " + target + " kept changing (" + conflicts + " conflicts in a row); retrying later");
     }
 
     /** The object after the action, as the engine's {@link ActionEffect} computes it. */

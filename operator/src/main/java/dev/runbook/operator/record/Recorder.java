@@ -3,9 +3,9 @@ package dev.runbook.operator.record;
 import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.act.CachedObjects;
-import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.ConflictRetry;
+import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Reasons;
-import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
@@ -44,11 +44,17 @@ public final class Recorder {
     private final KubeApi api;
     private final EventWriter events;
     private final String fieldManager;
+    private final ConflictRetry conflicts;
 
     public Recorder(KubeApi api, EventWriter events, String fieldManager) {
+        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+    }
+
+    public Recorder(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
+        this.conflicts = conflicts;
     }
 
     /** Records the cycle, reading the primary from the API server. */
@@ -71,7 +77,8 @@ public final class Recorder {
                                                       Instant now) {
         ObjectRef ref = primary.getRef();
         RunbookCondition condition = RunbookCondition.of(report);
-        for (int attempt = 1; ; attempt++) {
+        return conflicts.run(() -> {
+            // The cached primary first; after a conflict the cache is known stale and it is read afresh.
             Optional<Map<String, Object>> known = cached.get(ref);
             Optional<Map<String, Object>> current = known.isPresent() ? known : api.get(ref);
             if (current.isEmpty()) return current;
@@ -86,14 +93,10 @@ public final class Recorder {
                 return current;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404 && known.isPresent()) return Optional.empty(); // gone since it was cached
-                if (e.getCode() != 409) throw e;
-                cached.stale(ref);
-                if (attempt >= dev.runbook.operator.act.Actor.CONFLICT_ATTEMPTS) {
-                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT,
-                            "recording the cycle: " + ref + " kept changing", List.of()), e);
-                }
+                if (e.getCode() == ErrorMapping.CONFLICT) cached.stale(ref);
+                throw e;
             }
-        }
+        }, conflicts -> "recording the cycle: " + ref + " kept changing");
     }
 
     /** The status the primary should have after this cycle, computed by the engine's own applier. */

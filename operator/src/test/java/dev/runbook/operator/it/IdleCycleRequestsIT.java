@@ -7,7 +7,9 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.record.CycleReport;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import dev.runbook.rules.fact.Primary;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -18,8 +20,6 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +52,7 @@ import static org.awaitility.Awaitility.await;
  * frequent with a 1 s reconcile period. Skipped, with the reason, on the embedded server.
  */
 @Tag("real-api-server")
+@RunbookIT
 class IdleCycleRequestsIT {
     /** A group no other test uses, so that the server's per-group counters are this test's alone. */
     private static final String GROUP = "idle.perf.runbook.dev";
@@ -65,22 +66,14 @@ class IdleCycleRequestsIT {
     static TestCluster cluster;
     static final List<String> clientRequests = Collections.synchronizedList(new ArrayList<>());
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = TestCluster.start();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
-    }
+    @TestNamespace("idle")
+    String namespace;
 
     @Test
     void aConvergedPrimaryCostsNoRequestPerCycle() throws IOException {
         cluster.requireRealApiServer("the API server's request metrics");
         cluster.installCrd(ownGroup(WEB_APP.resolve("crds/webapps.test.runbook.dev.yaml"), "webapps." + GROUP + ".yaml"));
         CompiledBundle bundle = BundleCompiler.compile(everySecond(BundleLoader.load(WEB_APP)));
-        String namespace = cluster.newNamespace("idle");
         KubernetesClient admin = cluster.client();
 
         AtomicInteger cycles = new AtomicInteger();
