@@ -6,6 +6,7 @@ import dev.runbook.engine.apply.Change;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ActionFailedException;
 import dev.runbook.operator.error.ConflictRetry;
+import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
