@@ -18,6 +18,8 @@ import dev.runbook.engine.simulation.Outcome;
 import dev.runbook.engine.simulation.Simulator;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.ObservedObject;
+import dev.runbook.rules.fact.ObjectRef;
+import dev.runbook.rules.fact.Primary;
 import dev.runbook.rules.fact.Resource;
 import dev.runbook.rules.function.Durations;
 
@@ -43,6 +45,8 @@ final class Trial {
     private final CompiledBundle bundle;
     private final Invariants invariants;
     private final ExploreSpec spec;
+    /** The primary of the run being made (one Trial runs one run at a time). */
+    private ObjectRef primaryRef;
 
     Trial(CompiledBundle bundle, Invariants invariants, ExploreSpec spec) {
         this.bundle = bundle;
@@ -65,7 +69,9 @@ final class Trial {
     Result run(int steps, Source source) {
         Simulator simulator = new Simulator(spec.now());
         spec.state().forEach(o -> simulator.create(o.object()));
-        String namespace = observe(simulator).primary().getNamespace();
+        Observation first = observe(simulator);
+        primaryRef = first.primary().getRef();
+        String namespace = primaryRef.getNamespace();
         List<StepRecord> records = new ArrayList<>();
         List<StepPlan> plans = new ArrayList<>();
         for (int i = 1; i <= steps; i++) {
@@ -191,24 +197,25 @@ final class Trial {
         return ObservationBuilder.build(bundle.spec(), objects, null, simulator.now(), spec.params());
     }
 
+    /** The world a fault is drawn in, read from the cluster by kind: cheaper than a whole observation. */
     private World world(Simulator simulator, String namespace, int step) {
-        Observation observation = observe(simulator);
-        List<Resource> pods = observation.secondaries().stream()
-                .filter(r -> r.getKind().equals("Pod") && namespace.equals(r.getNamespace())).toList();
-        List<Resource> jobs = observation.secondaries().stream()
-                .filter(r -> r.getKind().equals("Job") && namespace.equals(r.getNamespace())).toList();
+        Primary primary = new Primary(simulator.get(primaryRef).orElseThrow());
+        List<Resource> pods = simulator.cluster().list("Pod").stream().map(Resource::new)
+                .filter(r -> namespace.equals(r.getNamespace())).toList();
+        List<Resource> jobs = simulator.cluster().list("Job").stream().map(Resource::new)
+                .filter(r -> namespace.equals(r.getNamespace())).toList();
         Duration delay = Duration.ZERO;
         try {
             Object parameter = ParameterValues.resolve(bundle.spec(), spec.params()).get("failoverDelay");
-            delay = observation.primary().duration("spec.failoverDelay", parameter == null ? "0s" : String.valueOf(parameter));
+            delay = primary.duration("spec.failoverDelay", parameter == null ? "0s" : String.valueOf(parameter));
         } catch (IllegalArgumentException notADuration) {
             // a garbled spec: jump by the other amounts only
         }
-        return new World(observation.primary(), pods, jobs, simulator.now(), step, delay);
+        return new World(primary, pods, jobs, simulator.now(), step, delay);
     }
 
     private Map<String, Object> status(Simulator simulator) {
-        Map<String, Object> primary = simulator.get(observe(simulator).primary().getRef()).orElse(Map.of());
+        Map<String, Object> primary = simulator.get(primaryRef).orElse(Map.of());
         @SuppressWarnings("unchecked")
         Map<String, Object> status = primary.get("status") instanceof Map<?, ?> s ? (Map<String, Object>) s : Map.of();
         return status;

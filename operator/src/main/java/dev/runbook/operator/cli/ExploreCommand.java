@@ -24,8 +24,8 @@ import java.util.concurrent.Callable;
 @Command(name = "explore", description = "Random fault drills on the simulated cluster, checking the bundle's invariants; "
         + "each failure is shrunk to a scenario file.")
 final class ExploreCommand implements Callable<Integer> {
-    static final int DEFAULT_RUNS = 100;
-    static final int DEFAULT_STEPS = 20;
+    static final int DEFAULT_RUNS = Explorer.DEFAULT_RUNS;
+    static final int DEFAULT_STEPS = Explorer.DEFAULT_STEPS;
 
     @Parameters(index = "0", paramLabel = "BUNDLE", description = "The bundle directory (it holds bundle.yaml and explore.yaml).")
     Path bundle;
@@ -37,7 +37,7 @@ final class ExploreCommand implements Callable<Integer> {
     int steps = DEFAULT_STEPS;
 
     @Option(names = "--seed", paramLabel = "S", description = "The seed: the same seed explores the same runs (default: 1).")
-    long seed = 1;
+    long seed = Explorer.DEFAULT_SEED;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Where shrunk scenarios are written (default: BUNDLE/explored).")
     Path out;
