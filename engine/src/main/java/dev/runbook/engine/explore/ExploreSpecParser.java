@@ -16,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +46,7 @@ public final class ExploreSpecParser {
         }
         YamlMap map = YamlMap.root(file, YamlFile.document(file, text));
         map.allowOnly(KEYS.toArray(String[]::new));
-        Instant now = map.optional("now", null, ExploreSpecParser::instant);
+        Instant now = map.optional("now", null, ScenarioParser::instant);
         if (now == null) throw map.error("now", "missing: runs start at a fixed time, e.g. now: 2026-11-30T09:00:00Z");
         if (map.list("state").isEmpty()) throw map.error("state", "missing: the objects every run starts from, e.g. - file: samples/healthy.yaml");
         Path absoluteBundle = bundle.toAbsolutePath().normalize();
@@ -115,13 +113,5 @@ public final class ExploreSpecParser {
             faults.add(new DeclaredFault(name, changes));
         }
         return faults;
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return OffsetDateTime.parse(text.trim()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a time: use RFC 3339, e.g. 2026-11-30T09:00:00Z");
-        }
     }
 }

@@ -113,7 +113,8 @@ public final class ScenarioParser {
         return reason;
     }
 
-    private static Instant instant(String text) {
+    /** An RFC 3339 time, or an IllegalArgumentException that shows the form. */
+    public static Instant instant(String text) {
         try {
             return OffsetDateTime.parse(text.trim()).toInstant();
         } catch (DateTimeParseException e) {
