@@ -1,7 +1,7 @@
 package dev.runbook.engine.invariant;
 
 import dev.runbook.engine.compile.BundleCompiler;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.rules.fact.Clock;

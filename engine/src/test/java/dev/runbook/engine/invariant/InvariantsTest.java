@@ -1,6 +1,6 @@
 package dev.runbook.engine.invariant;
 
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.rules.action.Actions;
 import dev.runbook.rules.fact.Params;

@@ -1,9 +1,9 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.explore.ExploreSpec;
-import dev.runbook.engine.explore.ExploreSpecParser;
-import dev.runbook.engine.explore.Explorer;
+import dev.runbook.engine.scenario.explore.ExploreSpec;
+import dev.runbook.engine.scenario.explore.ExploreSpecParser;
+import dev.runbook.engine.scenario.explore.Explorer;
 import dev.runbook.engine.invariant.Invariants;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,0 +1,106 @@
+package dev.runbook.engine.decide;
+
+import dev.runbook.engine.bundle.ParameterValues;
+import dev.runbook.engine.check.PlanChecker;
+import dev.runbook.engine.check.PlanProblem;
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.template.TemplateRenderer;
+import dev.runbook.rules.action.Action;
+import dev.runbook.rules.action.ApplyTemplate;
+import dev.runbook.rules.fact.Clock;
+import dev.runbook.rules.fact.Params;
+import dev.runbook.rules.fact.Resource;
+import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.rule.ConsequenceException;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One decision: a fresh session from the compiled bundle, the observed facts inserted, the rules
+ * fired under the firing limit, the actions collected, templates rendered, and the plan checked.
+ * Stateless and thread-safe: any number of cycles may run at once on one compiled bundle.
+ */
+public final class DecisionCycle {
+    private static final Pattern RULE_IN_MESSAGE = Pattern.compile("[Rr]ule \"?([^\"\\]]+?)\"?(?: in |\\])");
+
+    private DecisionCycle() {}
+
+    /**
+     * @throws IllegalArgumentException     a parameter override is unknown or of the wrong type
+     * @throws FiringLimitExceededException  the rules did not come to rest within the limit
+     * @throws RuleFailedException           a rule threw
+     */
+    public static Decision run(CompiledBundle bundle, Observation observation) {
+        Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
+        TraceRecorder recorder = new TraceRecorder();
+        KieSession session = bundle.kieBase().newKieSession();
+        try {
+            session.addEventListener((org.kie.api.event.rule.AgendaEventListener) recorder);
+            session.addEventListener((org.kie.api.event.rule.RuleRuntimeEventListener) recorder);
+            session.insert(new Clock(observation.now()));
+            session.insert(params);
+            session.insert(observation.primary());
+            observation.secondaries().stream()
+                    .sorted(Comparator.comparing(Resource::getRef))
+                    .forEach(session::insert);
+            int limit = bundle.spec().limits().maxFirings();
+            int fired = fire(session, recorder, limit + 1);
+            if (fired > limit) {
+                throw new FiringLimitExceededException(limit, recorder.topRules());
+            }
+        } finally {
+            session.dispose();
+        }
+
+        List<PlanProblem> problems = new ArrayList<>();
+        List<PlannedAction> planned = collect(bundle, observation, params, recorder, problems);
+        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary()));
+        return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
+    }
+
+    private static int fire(KieSession session, TraceRecorder recorder, int max) {
+        try {
+            return session.fireAllRules(max);
+        } catch (ConsequenceException e) {
+            throw new RuleFailedException(e.getMatch().getRule().getName(), e.getCause() == null ? e : e.getCause());
+        } catch (RuntimeException e) {
+            String rule = recorder.currentRule();
+            if (rule == null) {
+                Matcher m = RULE_IN_MESSAGE.matcher(String.valueOf(e.getMessage()));
+                rule = m.find() ? m.group(1) : "(a condition)";
+            }
+            throw new RuleFailedException(rule, e);
+        }
+    }
+
+    /** Renders templates and merges equal actions, keeping the order in which they were first added. */
+    private static List<PlannedAction> collect(CompiledBundle bundle, Observation observation, Params params,
+                                               TraceRecorder recorder, List<PlanProblem> problems) {
+        TemplateRenderer renderer = new TemplateRenderer(bundle.templates());
+        Map<Map<String, Object>, Action> actionByForm = new LinkedHashMap<>();
+        Map<Map<String, Object>, List<String>> rulesByForm = new LinkedHashMap<>();
+        for (TraceRecorder.Inserted inserted : recorder.actions()) {
+            Action action = inserted.action();
+            if (action instanceof ApplyTemplate template) {
+                try {
+                    action = renderer.render(template, observation.primary(), params);
+                } catch (TemplateRenderer.TemplateException e) {
+                    problems.add(PlanProblem.template(e.getMessage(), inserted.rule()));
+                    continue;
+                }
+            }
+            actionByForm.putIfAbsent(action.toMap(), action);
+            List<String> rules = rulesByForm.computeIfAbsent(action.toMap(), a -> new ArrayList<>());
+            if (!rules.contains(inserted.rule())) rules.add(inserted.rule());
+        }
+        List<PlannedAction> planned = new ArrayList<>();
+        actionByForm.forEach((form, action) -> planned.add(new PlannedAction(action, rulesByForm.get(form))));
+        return planned;
+    }
+}

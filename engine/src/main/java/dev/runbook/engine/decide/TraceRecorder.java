@@ -1,0 +1,109 @@
+package dev.runbook.engine.decide;
+
+import dev.runbook.rules.action.Action;
+import org.kie.api.event.rule.BeforeMatchFiredEvent;
+import org.kie.api.event.rule.AfterMatchFiredEvent;
+import org.kie.api.event.rule.DefaultAgendaEventListener;
+import org.kie.api.event.rule.ObjectDeletedEvent;
+import org.kie.api.event.rule.ObjectInsertedEvent;
+import org.kie.api.event.rule.ObjectUpdatedEvent;
+import org.kie.api.event.rule.RuleRuntimeEventListener;
+import org.kie.api.runtime.rule.FactHandle;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Listens to one session and records the trace: each firing with the facts it matched, and each
+ * action with the rule that inserted it. An action withdrawn by truth maintenance (the rule's
+ * {@code insertLogical} no longer holds) leaves the plan. One recorder per session, one thread.
+ */
+final class TraceRecorder extends DefaultAgendaEventListener implements RuleRuntimeEventListener {
+    /** An action in working memory and the rule that put it there. */
+    record Inserted(Action action, String rule) {}
+
+    private final List<Firing> firings = new ArrayList<>();
+    private final Map<FactHandle, Inserted> liveActions = new LinkedHashMap<>();
+    private final Map<String, Integer> firingsByRule = new HashMap<>();
+    private final Set<Action> withdrawn = Collections.newSetFromMap(new IdentityHashMap<>());
+    private String currentRule;
+    private List<String> currentMatched;
+    private List<Action> currentAdded;
+    private List<String> currentDerived;
+
+    @Override
+    public void beforeMatchFired(BeforeMatchFiredEvent event) {
+        currentRule = event.getMatch().getRule().getName();
+        currentMatched = new ArrayList<>();
+        for (Object fact : event.getMatch().getObjects()) currentMatched.add(describe(fact));
+        currentAdded = new ArrayList<>();
+        currentDerived = new ArrayList<>();
+        firingsByRule.merge(currentRule, 1, Integer::sum);
+    }
+
+    @Override
+    public void afterMatchFired(AfterMatchFiredEvent event) {
+        firings.add(new Firing(currentRule, currentMatched, currentAdded, List.of(), currentDerived));
+        currentRule = null;
+    }
+
+    @Override
+    public void objectInserted(ObjectInsertedEvent event) {
+        Object fact = event.getObject();
+        String rule = event.getRule() != null ? event.getRule().getName() : currentRule;
+        if (fact instanceof Action action) {
+            liveActions.put(event.getFactHandle(), new Inserted(action, rule == null ? "(inserted from outside)" : rule));
+            if (currentRule != null) currentAdded.add(action);
+        } else if (currentRule != null) {
+            currentDerived.add(describe(fact));
+        }
+    }
+
+    @Override
+    public void objectUpdated(ObjectUpdatedEvent event) {
+        if (event.getObject() instanceof Action action && liveActions.containsKey(event.getFactHandle())) {
+            liveActions.put(event.getFactHandle(), new Inserted(action, liveActions.get(event.getFactHandle()).rule()));
+        }
+    }
+
+    @Override
+    public void objectDeleted(ObjectDeletedEvent event) {
+        Inserted gone = liveActions.remove(event.getFactHandle());
+        if (gone != null) withdrawn.add(gone.action());
+    }
+
+    static String describe(Object fact) {
+        return String.valueOf(fact);
+    }
+
+    /** The firings, each with the actions it added that were withdrawn since. */
+    List<Firing> firings() {
+        List<Firing> result = new ArrayList<>(firings.size());
+        for (Firing f : firings) {
+            List<Action> gone = f.added().stream().filter(withdrawn::contains).toList();
+            result.add(gone.isEmpty() ? f : new Firing(f.rule(), f.matched(), f.added(), gone, f.derived()));
+        }
+        return result;
+    }
+
+    /** The actions still in working memory, in the order they were inserted. */
+    List<Inserted> actions() { return new ArrayList<>(liveActions.values()); }
+
+    String currentRule() { return currentRule; }
+
+    /** The rules that fired most, most first, at most five. */
+    Map<String, Integer> topRules() {
+        Map<String, Integer> top = new LinkedHashMap<>();
+        firingsByRule.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .limit(5)
+                .forEach(e -> top.put(e.getKey(), e.getValue()));
+        return top;
+    }
+}
