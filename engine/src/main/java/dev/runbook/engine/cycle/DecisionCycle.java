@@ -4,6 +4,8 @@ import dev.runbook.engine.bundle.ParameterValues;
 import dev.runbook.engine.check.PlanChecker;
 import dev.runbook.engine.check.PlanProblem;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.ExplicitNamespace;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.template.TemplateRenderer;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.ApplyTemplate;
@@ -37,6 +39,11 @@ public final class DecisionCycle {
      * @throws RuleFailedException           a rule threw
      */
     public static Decision run(CompiledBundle bundle, Observation observation) {
+        return run(bundle, observation, Policy.DEFAULT);
+    }
+
+    /** As {@link #run(CompiledBundle, Observation)}, the plan checked against the administrator's policy. */
+    public static Decision run(CompiledBundle bundle, Observation observation, Policy policy) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
         TraceRecorder recorder = new TraceRecorder();
         KieSession session = bundle.kieBase().newKieSession();
@@ -60,7 +67,7 @@ public final class DecisionCycle {
 
         List<PlanProblem> problems = new ArrayList<>();
         List<PlannedAction> planned = collect(bundle, observation, params, recorder, problems);
-        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary()));
+        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
         return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
     }
 
@@ -95,6 +102,7 @@ public final class DecisionCycle {
                     continue;
                 }
             }
+            action = ExplicitNamespace.of(action, observation.primary().getNamespace());
             actionByForm.putIfAbsent(action.toMap(), action);
             List<String> rules = rulesByForm.computeIfAbsent(action.toMap(), a -> new ArrayList<>());
             if (!rules.contains(inserted.rule())) rules.add(inserted.rule());

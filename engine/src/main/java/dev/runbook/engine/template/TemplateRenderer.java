@@ -1,5 +1,6 @@
 package dev.runbook.engine.template;
 
+import dev.runbook.engine.policy.ExplicitNamespace;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
@@ -51,23 +52,12 @@ public final class TemplateRenderer {
             throw new TemplateException(file + ": the rendered template is not a Kubernetes object (a YAML mapping)");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> rendered = new LinkedHashMap<>((Map<String, Object>) map);
-        defaultNamespace(rendered, primary.getNamespace());
+        Map<String, Object> rendered = ExplicitNamespace.inNamespace(new LinkedHashMap<>((Map<String, Object>) map),
+                primary.getNamespace());
         try {
             return new Apply(rendered, request.getTemplate());
         } catch (IllegalArgumentException e) {
             throw new TemplateException(file + ": the rendered object is incomplete: " + e.getMessage());
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void defaultNamespace(Map<String, Object> object, String namespace) {
-        if (namespace.isEmpty()) return;
-        Object metadata = object.get("metadata");
-        if (metadata instanceof Map<?, ?> meta && !meta.containsKey("namespace")) {
-            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) meta);
-            copy.put("namespace", namespace);
-            object.put("metadata", copy);
         }
     }
 
