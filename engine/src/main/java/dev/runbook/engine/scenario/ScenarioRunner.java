@@ -3,6 +3,7 @@ package dev.runbook.engine.scenario;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.cycle.Decision;
 import dev.runbook.engine.cycle.DecisionCycle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.cycle.FiringLimitExceededException;
 import dev.runbook.engine.cycle.Observation;
 import dev.runbook.engine.cycle.PlannedAction;
@@ -30,10 +31,20 @@ import java.util.Set;
  */
 public final class ScenarioRunner {
     private final java.time.Clock stopwatch;
+    private final Policy policy;
+
+    /**
+     * @param stopwatch measures how long a scenario took, for reports only
+     * @param policy    the operator's policy the plans are checked against, as the operator will
+     */
+    public ScenarioRunner(java.time.Clock stopwatch, Policy policy) {
+        this.stopwatch = stopwatch;
+        this.policy = policy;
+    }
 
     /** @param stopwatch measures how long a scenario took, for reports only */
     public ScenarioRunner(java.time.Clock stopwatch) {
-        this.stopwatch = stopwatch;
+        this(stopwatch, Policy.DEFAULT);
     }
 
     public ScenarioRunner() {
@@ -95,7 +106,7 @@ public final class ScenarioRunner {
     private Cycle cycle(CompiledBundle bundle, Scenario scenario, Simulator simulator, Expectation expect, String label,
                         Set<String> fired, List<String> failures) {
         Observation observation = observe(bundle, scenario, simulator);
-        Decision decision = DecisionCycle.run(bundle, observation);
+        Decision decision = DecisionCycle.run(bundle, observation, policy);
         fired.addAll(decision.firedRules());
         List<Outcome> outcomes = simulator.applyPlan(decision.applicableActions().stream().map(PlannedAction::action).toList());
         Map<String, Object> primary = simulator.get(observation.primary().getRef()).orElse(Map.of());
@@ -108,7 +119,7 @@ public final class ScenarioRunner {
     }
 
     private void idempotence(CompiledBundle bundle, Scenario scenario, Simulator simulator, Set<String> fired, List<String> failures) {
-        Decision again = DecisionCycle.run(bundle, observe(bundle, scenario, simulator));
+        Decision again = DecisionCycle.run(bundle, observe(bundle, scenario, simulator), policy);
         fired.addAll(again.firedRules());
         List<PlannedAction> actions = again.applicableActions();
         List<Outcome> outcomes = simulator.applyPlan(actions.stream().map(PlannedAction::action).toList());

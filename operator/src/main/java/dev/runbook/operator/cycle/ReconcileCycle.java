@@ -6,6 +6,7 @@ import dev.runbook.engine.cycle.Decision;
 import dev.runbook.engine.cycle.DecisionCycle;
 import dev.runbook.engine.cycle.Observation;
 import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.ActResult;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;
@@ -56,8 +57,16 @@ public final class ReconcileCycle {
     private final Recorder recorder;
     private final Clock clock;
     private final CycleListener listener;
+    private final Policy policy;
 
     public ReconcileCycle(ActiveBundle active, Actor actor, Recorder recorder, Clock clock, CycleListener listener) {
+        this(active, actor, recorder, clock, listener, Policy.DEFAULT);
+    }
+
+    /** @param policy what the administrator lets each bundle touch; every plan is checked against it */
+    public ReconcileCycle(ActiveBundle active, Actor actor, Recorder recorder, Clock clock, CycleListener listener,
+                          Policy policy) {
+        this.policy = policy;
         this.active = active;
         this.actor = actor;
         this.recorder = recorder;
@@ -94,7 +103,7 @@ public final class ReconcileCycle {
             Switches switches = Switches.of(observation.primary(), spec);
             mode = switches.mode();
             paused = switches.paused();
-            decision = DecisionCycle.run(bundle, observation);
+            decision = DecisionCycle.run(bundle, observation, policy);
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {

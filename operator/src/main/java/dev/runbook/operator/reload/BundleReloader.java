@@ -45,7 +45,7 @@ public final class BundleReloader implements AutoCloseable {
     private final KubernetesClient client;
     private final String namespace;
     private final RunbookOperator operator;
-    private final BundleVetting vetting = new BundleVetting();
+    private final BundleVetting vetting;
     private final EventWriter events;
     private final ReloadListener listener;
     private final Clock clock;
@@ -63,6 +63,7 @@ public final class BundleReloader implements AutoCloseable {
         this.client = client;
         this.namespace = namespace;
         this.operator = operator;
+        this.vetting = new BundleVetting(operator.policy());
         this.events = new EventWriter(client);
         this.listener = listener;
         this.clock = clock;

@@ -4,6 +4,7 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -29,7 +30,16 @@ public final class BundleVetting {
     /** How many lines of a failing scenario's explanation a refusal shows. */
     static final int SHOWN_LINES = 4;
 
-    private final ScenarioRunner runner = new ScenarioRunner();
+    private final ScenarioRunner runner;
+
+    public BundleVetting() {
+        this(Policy.DEFAULT);
+    }
+
+    /** @param policy the operator's: a bundle's scenarios pass only if its plans pass the policy it will run under */
+    public BundleVetting(Policy policy) {
+        this.runner = new ScenarioRunner(java.time.Clock.systemUTC(), policy);
+    }
 
     /**
      * @param origin    names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})

@@ -1,6 +1,7 @@
 package dev.runbook.operator.runtime;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.leader.LeaderElection;
@@ -30,9 +31,15 @@ public final class OperatorRuntime implements AutoCloseable {
      * @param namespaces       the namespaces to reconcile in; empty for all
      * @param bundleNamespace  where to watch bundle ConfigMaps; null to watch none
      * @param leaderElection   the Lease to hold before acting; null to act at once
+     * @param policy           what the administrator lets each bundle touch (docs/security.md)
      */
     public record Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
-                           Lease leaderElection) {}
+                           Lease leaderElection, Policy policy) {
+        /** Under {@link Policy#DEFAULT}. */
+        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
+            this(bundles, namespaces, bundleNamespace, leaderElection, Policy.DEFAULT);
+        }
+    }
 
     /** The Lease that replicas compete for, and the client to reach it ({@link LeaderElection#leaseClient}). */
     public record Lease(String namespace, String name, String identity, LeaderElection.Timing timing,
@@ -103,7 +110,8 @@ public final class OperatorRuntime implements AutoCloseable {
 
     private synchronized void act() {
         if (operator != null) return;
-        RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener);
+        RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
+                settings.policy());
         starting.start();
         operator = starting;
         for (CompiledBundle bundle : settings.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
