@@ -1,14 +1,12 @@
 package dev.runbook.engine.policy;
 
 import dev.runbook.engine.problem.InvalidInputException;
-import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.yaml.TextFiles;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.engine.yaml.YamlMap;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -42,16 +40,7 @@ public final class PolicyParser {
     private PolicyParser() {}
 
     public static Policy read(Path file) {
-        try {
-            if (Files.size(file) > MAX_BYTES) {
-                throw new InvalidInputException(Problem.inFile(file.toString(), "is " + Files.size(file)
-                        + " bytes, more than a policy file may be (" + MAX_BYTES + ")"));
-            }
-            return parse(file.toString(), Files.readString(file));
-        } catch (IOException e) {
-            throw new InvalidInputException(Problem.inFile(file.toString(), "cannot be read: " + e.getMessage()
-                    + " (give --policy a readable policy file, see docs/security.md)"));
-        }
+        return parse(file.toString(), TextFiles.read(file, file.toString(), MAX_BYTES, "a policy file"));
     }
 
     public static Policy parse(String file, String text) {

@@ -4,12 +4,12 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
+import dev.runbook.operator.kube.Kubeconfig;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -100,7 +100,7 @@ final class RunCommand implements Callable<Integer> {
             List<CompiledBundle> compiled = new ArrayList<>();
             for (Path bundle : bundles) compiled.add(BundleArgument.compile(bundle));
             StopSignal signal = new StopSignal();
-            try (KubernetesClient client = new KubernetesClientBuilder().build();
+            try (KubernetesClient client = Kubeconfig.connect(System.getenv());
                  OperatorMetrics metrics = OperatorMetrics.create()) {
                 String home = operatorNamespace != null ? operatorNamespace : defaultNamespace(client);
                 var settings = new OperatorRuntime.Settings(compiled, watched(policy),
