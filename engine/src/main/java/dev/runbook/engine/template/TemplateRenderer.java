@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * Renders an {@link ApplyTemplate} into the {@link Apply} it stands for. A template sees
- * {@code primary} (the primary resource fact), {@code params} (the bundle parameters) and the
- * rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
+ * {@code primary} (the primary resource fact), {@code params} (the bundle parameters), {@code yaml}
+ * ({@link YamlQuote}: {@code @{yaml.quote(value)}}) and the rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
  */
 public final class TemplateRenderer {
     private final TemplateSet templates;
@@ -35,6 +35,7 @@ public final class TemplateRenderer {
         Map<String, Object> vars = new HashMap<>(request.getVars());
         vars.put("primary", primary);
         vars.put("params", params);
+        vars.put("yaml", YamlQuote.INSTANCE);
         String text;
         try {
             text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
