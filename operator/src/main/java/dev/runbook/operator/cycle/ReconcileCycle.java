@@ -12,6 +12,7 @@ import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.RepeatedServerErrors;
 import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.record.Recorder;
@@ -58,6 +59,7 @@ public final class ReconcileCycle {
     private final Clock clock;
     private final CycleListener listener;
     private final Policy policy;
+    private final RepeatedServerErrors serverErrors = new RepeatedServerErrors();
 
     public ReconcileCycle(ActiveBundle active, Actor actor, Recorder recorder, Clock clock, CycleListener listener) {
         this(active, actor, recorder, clock, listener, Policy.DEFAULT);
@@ -111,7 +113,8 @@ public final class ReconcileCycle {
                 applied = result.applied();
                 if (!result.isComplete()) {
                     failedAction = result.failed();
-                    failure = ErrorMapping.classify(result.failure());
+                    failure = serverErrors.judge(observation.primary().toString(), result.failure(),
+                            ErrorMapping.classify(result.failure()));
                     cause = result.failure();
                 }
             }
@@ -120,6 +123,7 @@ public final class ReconcileCycle {
             cause = e;
         }
 
+        if (failure == null) serverErrors.succeeded(observation.primary().toString());
         CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
                 failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
         try {
