@@ -103,11 +103,12 @@ final class RunCommand implements Callable<Integer> {
             try (KubernetesClient client = Kubeconfig.connect(System.getenv());
                  OperatorMetrics metrics = OperatorMetrics.create()) {
                 String home = operatorNamespace != null ? operatorNamespace : defaultNamespace(client);
+                String identity = identity();
                 var settings = new OperatorRuntime.Settings(compiled, watched(policy),
                         bundleConfigMaps ? home : null,
-                        leaderElection ? new OperatorRuntime.Lease(home, lease, identity(), LeaderElection.Timing.DEFAULT,
+                        leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
-                        policy.reserving(home));
+                        policy.reserving(home), new OperatorRuntime.Presence(home, identity));
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady)) {
