@@ -1,6 +1,6 @@
 package dev.runbook.engine.check;
 
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.policy.ClusterScopedKinds;
 import dev.runbook.engine.policy.EffectiveLimits;
 import dev.runbook.rules.action.Action;

@@ -2,9 +2,9 @@ package dev.runbook.engine.policy;
 
 import dev.runbook.engine.TestBundles;
 import dev.runbook.engine.check.PlanProblem;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.DecisionCycle;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.rules.fact.Primary;
 import org.junit.jupiter.api.Test;
 
