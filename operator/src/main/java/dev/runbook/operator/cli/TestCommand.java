@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.scenario.Scenario;
 import dev.runbook.engine.scenario.ScenarioResult;
 import dev.runbook.engine.scenario.ScenarioRunner;
@@ -46,7 +47,7 @@ final class TestCommand implements Callable<Integer> {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             List<Scenario> scenarios = ScenarioSuite.read(bundle, scenarioFiles);
-            ScenarioRunner runner = new ScenarioRunner(java.time.Clock.systemUTC(), policy.policy());
+            ScenarioRunner runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.load(bundle), policy.policy());
             List<ScenarioResult> results = new ArrayList<>();
             int failed = 0;
             for (Scenario scenario : scenarios) {

@@ -4,6 +4,7 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
@@ -30,7 +31,7 @@ public final class BundleVetting {
     /** How many lines of a failing scenario's explanation a refusal shows. */
     static final int SHOWN_LINES = 4;
 
-    private final ScenarioRunner runner;
+    private final Policy policy;
 
     public BundleVetting() {
         this(Policy.DEFAULT);
@@ -38,7 +39,7 @@ public final class BundleVetting {
 
     /** @param policy the operator's: a bundle's scenarios pass only if its plans pass the policy it will run under */
     public BundleVetting(Policy policy) {
-        this.runner = new ScenarioRunner(java.time.Clock.systemUTC(), policy);
+        this.policy = policy;
     }
 
     /**
@@ -64,6 +65,13 @@ public final class BundleVetting {
             scenarios = ScenarioSuite.read(directory, List.of());
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: its scenario files are not valid",
+                    e.getProblems().stream().map(Problem::toString).toList());
+        }
+        ScenarioRunner runner;
+        try {
+            runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.load(directory), policy);
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(origin + ": refused: its invariants do not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
         List<String> failures = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.runbook.operator.deploy;
 
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which has no RBAC; .ci/run runs it against testenv/.
  */
 @Tag("real-api-server")
+@RunbookIT
 class RbacIT {
     static TestCluster cluster;
     static KubernetesClient asOperator;
@@ -39,7 +41,6 @@ class RbacIT {
 
     @BeforeAll
     static void applyDeploysRbac() throws IOException {
-        cluster = TestCluster.start();
         cluster.requireRealApiServer("RBAC");
         own = cluster.newNamespace("rbac-own");
         granted = cluster.newNamespace("rbac-granted");
@@ -66,7 +67,6 @@ class RbacIT {
     @AfterAll
     static void cleanUp() {
         if (asOperator != null) asOperator.close();
-        if (cluster != null) cluster.close();
     }
 
     private static boolean allowed(String verb, String group, String resource, String namespace) {

@@ -7,7 +7,9 @@ import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.runtime.OperatorRuntime;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -25,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Health that tells the truth, against an API server: one that is down, and a second operator acting. */
+@RunbookIT
 class HealthIT {
     static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
 
@@ -45,30 +48,29 @@ class HealthIT {
         }
     }
 
+    @TestNamespace("presence")
+    String namespace;
+
     @Test
-    void aSecondOperatorActingIsWarnedAbout() {
-        try (TestCluster cluster = TestCluster.start()) {
-            String namespace = cluster.newNamespace("presence");
-            KubernetesClient client = cluster.client();
-            PrometheusMeterRegistry first = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            PrometheusMeterRegistry second = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            OperatorPresence one = new OperatorPresence(client, namespace, "operator-a", Clock.systemUTC(), first);
-            OperatorPresence two = new OperatorPresence(client, namespace, "operator-b", Clock.systemUTC(), second);
+    void aSecondOperatorActingIsWarnedAbout(KubernetesClient client) {
+        PrometheusMeterRegistry first = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry second = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        OperatorPresence one = new OperatorPresence(client, namespace, "operator-a", Clock.systemUTC(), first);
+        OperatorPresence two = new OperatorPresence(client, namespace, "operator-b", Clock.systemUTC(), second);
 
-            assertThat(one.renewAndLook()).isEmpty();
-            assertThat(two.renewAndLook()).containsExactly("operator-a");
-            assertThat(one.renewAndLook()).containsExactly("operator-b");
-            assertThat(first.scrape()).contains(OperatorPresence.METRIC + " 1.0");
-            await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(client.v1().events().inNamespace(namespace).list().getItems())
-                    .anySatisfy(e -> {
-                        assertThat(e.getReason()).isEqualTo(OperatorPresence.REASON);
-                        assertThat(e.getType()).isEqualTo("Warning");
-                        assertThat(e.getMessage()).contains("without leader election");
-                    }));
+        assertThat(one.renewAndLook()).isEmpty();
+        assertThat(two.renewAndLook()).containsExactly("operator-a");
+        assertThat(one.renewAndLook()).containsExactly("operator-b");
+        assertThat(first.scrape()).contains(OperatorPresence.METRIC + " 1.0");
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                .anySatisfy(e -> {
+                    assertThat(e.getReason()).isEqualTo(OperatorPresence.REASON);
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).contains("without leader election");
+                }));
 
-            two.withdraw();
-            assertThat(one.renewAndLook()).isEmpty();
-            assertThat(first.scrape()).contains(OperatorPresence.METRIC + " 0.0");
-        }
+        two.withdraw();
+        assertThat(one.renewAndLook()).isEmpty();
+        assertThat(first.scrape()).contains(OperatorPresence.METRIC + " 0.0");
     }
 }
