@@ -3,6 +3,8 @@ package dev.runbook.engine.check;
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.Limits;
 import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.policy.EffectiveLimits;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.FieldWrite;
 import dev.runbook.rules.fact.ObjectRef;
@@ -22,13 +24,19 @@ import java.util.Set;
 
 /**
  * Checks a plan before anything is applied: conflicts between actions, the per-cycle action limit,
- * the namespace boundary and protected kinds. Any problem refuses the whole plan, because applying
+ * and the namespaces, kinds and scope the operator's policy and the bundle allow ({@link PolicyCheck}). Any problem refuses the whole plan, because applying
  * half of a plan whose rules disagree leaves the cluster in a state no rule asked for.
  */
 public final class PlanChecker {
     private PlanChecker() {}
 
+    /** Checks the plan under {@link Policy#DEFAULT}, the policy when the administrator gave none. */
     public static List<PlanProblem> check(List<PlannedAction> plan, BundleSpec spec, Primary primary) {
+        return check(plan, spec, primary, Policy.DEFAULT);
+    }
+
+    /** Checks the plan; namespaces, kinds and cluster-scoped objects against the policy narrowed by the bundle. */
+    public static List<PlanProblem> check(List<PlannedAction> plan, BundleSpec spec, Primary primary, Policy policy) {
         List<PlanProblem> problems = new ArrayList<>(conflicts(plan));
         Limits limits = spec.limits();
         if (plan.size() > limits.maxActions()) {
@@ -38,20 +46,7 @@ public final class PlanChecker {
                     + " actions, more than the bundle's limit of " + limits.maxActions()
                     + " (limits.maxActions in bundle.yaml)", new ArrayList<>(rules)));
         }
-        for (PlannedAction planned : plan) {
-            Action action = planned.action();
-            if (action.getTarget() == null) continue;
-            String namespace = action.getTarget().getNamespace();
-            if (!limits.anyNamespace() && !namespace.isEmpty() && !namespace.equals(primary.getNamespace())) {
-                problems.add(new PlanProblem(PlanProblem.Kind.OTHER_NAMESPACE, action.identity()
-                        + " is outside the primary's namespace " + primary.getNamespace()
-                        + " (set limits.namespaces: any in bundle.yaml to allow it)", planned.rules()));
-            }
-            if (limits.protectedKinds().contains(action.getTarget().getKind())) {
-                problems.add(new PlanProblem(PlanProblem.Kind.PROTECTED_KIND, action.identity()
-                        + " touches a protected kind (limits.protectedKinds in bundle.yaml)", planned.rules()));
-            }
-        }
+        problems.addAll(PolicyCheck.check(plan, EffectiveLimits.of(spec, policy), primary));
         return problems;
     }
 

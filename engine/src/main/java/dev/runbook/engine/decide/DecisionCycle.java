@@ -4,6 +4,8 @@ import dev.runbook.engine.bundle.ParameterValues;
 import dev.runbook.engine.check.PlanChecker;
 import dev.runbook.engine.check.PlanProblem;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.ExplicitNamespace;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.template.TemplateRenderer;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.ApplyTemplate;
@@ -39,6 +41,11 @@ public final class DecisionCycle {
      * @throws RuleFailedException           a rule threw
      */
     public static Decision run(CompiledBundle bundle, Observation observation) {
+        return run(bundle, observation, Policy.DEFAULT);
+    }
+
+    /** As {@link #run(CompiledBundle, Observation)}, the plan checked against the administrator's policy. */
+    public static Decision run(CompiledBundle bundle, Observation observation, Policy policy) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
         TraceRecorder recorder = new TraceRecorder();
         // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
@@ -66,7 +73,7 @@ public final class DecisionCycle {
 
         List<PlanProblem> problems = new ArrayList<>();
         List<PlannedAction> planned = collect(bundle, observation, params, recorder, problems);
-        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary()));
+        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
         return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
     }
 
@@ -101,6 +108,7 @@ public final class DecisionCycle {
                     continue;
                 }
             }
+            action = ExplicitNamespace.of(action, observation.primary().getNamespace());
             Form form = new Form(action);
             actionByForm.putIfAbsent(form, action);
             List<String> rules = rulesByForm.computeIfAbsent(form, a -> new ArrayList<>());

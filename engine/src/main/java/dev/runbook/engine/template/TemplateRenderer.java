@@ -1,5 +1,6 @@
 package dev.runbook.engine.template;
 
+import dev.runbook.engine.policy.ExplicitNamespace;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
@@ -15,8 +16,8 @@ import java.util.Map;
 
 /**
  * Renders an {@link ApplyTemplate} into the {@link Apply} it stands for. A template sees
- * {@code primary} (the primary resource fact), {@code params} (the bundle parameters) and the
- * rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
+ * {@code primary} (the primary resource fact), {@code params} (the bundle parameters), {@code yaml}
+ * ({@link YamlQuote}: {@code @{yaml.quote(value)}}) and the rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
  */
 public final class TemplateRenderer {
     private final TemplateSet templates;
@@ -46,6 +47,7 @@ public final class TemplateRenderer {
         Map<String, Object> vars = new HashMap<>(request.getVars());
         vars.put("primary", primary);
         vars.put("params", params);
+        vars.put("yaml", YamlQuote.INSTANCE);
         String text;
         try {
             text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
@@ -57,8 +59,7 @@ public final class TemplateRenderer {
             parsed = parse(file, text);
             cache.parsed(text, parsed);
         }
-        Map<String, Object> rendered = new LinkedHashMap<>(parsed);
-        defaultNamespace(rendered, primary.getNamespace());
+        Map<String, Object> rendered = ExplicitNamespace.inNamespace(parsed, primary.getNamespace());
         try {
             return new Apply(rendered, request.getTemplate());
         } catch (IllegalArgumentException e) {
@@ -81,17 +82,6 @@ public final class TemplateRenderer {
         @SuppressWarnings("unchecked")
         Map<String, Object> typed = (Map<String, Object>) map;
         return Values.frozenMap(typed);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void defaultNamespace(Map<String, Object> object, String namespace) {
-        if (namespace.isEmpty()) return;
-        Object metadata = object.get("metadata");
-        if (metadata instanceof Map<?, ?> meta && !meta.containsKey("namespace")) {
-            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) meta);
-            copy.put("namespace", namespace);
-            object.put("metadata", copy);
-        }
     }
 
     /** A template that cannot produce an object; its message names the template file. */
