@@ -86,6 +86,17 @@ public final class BundleVetting {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
+        return new Vetted(bundle, checkScenarios(origin, directory, bundle));
+    }
+
+    /**
+     * Runs every scenario of the bundle in {@code directory} on its compiled {@code bundle}.
+     *
+     * @return how many passed (all of them)
+     * @throws BundleRefusedException when there are none, one is not valid, or any fails: naming the
+     *                                failing ones and the first difference first
+     */
+    public int checkScenarios(String origin, Path directory, CompiledBundle bundle) {
         if (!Files.isDirectory(directory.resolve(ScenarioSuite.DIRECTORY))) {
             throw new BundleRefusedException(origin + ": refused: the bundle has no scenarios (tests/*.yaml): a bundle "
                     + "is reloaded only when its scenarios pass (see docs/testing.md)");
@@ -114,7 +125,7 @@ public final class BundleVetting {
             throw new BundleRefusedException(origin + ": refused: " + failures.size() + " of " + scenarios.size()
                     + " scenarios failed", headline(failed, firstDifference), failures);
         }
-        return new Vetted(bundle, scenarios.size());
+        return scenarios.size();
     }
 
     /** "scenario failed: NAME, NAME (+N more): FIRST DIFFERENCE": which, and how the first one differed. */
