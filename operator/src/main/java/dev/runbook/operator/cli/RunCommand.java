@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.leader.LeaderElection;
@@ -74,6 +75,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Port of /metrics, /healthz and /readyz (default: ${DEFAULT-VALUE}; 0 picks a free one; -1: none).")
     int httpPort;
 
+    @Option(names = "--webhook-port", paramLabel = "PORT", defaultValue = "-1",
+            description = "Serve the validating webhook for bundle ConfigMaps over HTTPS on this port "
+                    + "(default: ${DEFAULT-VALUE}, none; deploy/ uses 9443). See docs/operations.md.")
+    int webhookPort;
+
+    @Option(names = "--webhook-name", arity = "1..*", paramLabel = "NAME",
+            description = "The DNS names (or IP addresses) the webhook's certificate names "
+                    + "(default: runbook-operator-webhook.<operator namespace>.svc).")
+    List<String> webhookNames = new ArrayList<>();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -102,7 +113,9 @@ final class RunCommand implements Callable<Integer> {
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null);
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
-                             metrics::scrape, runtime::notAlive, runtime::notReady)) {
+                             metrics::scrape, runtime::notAlive, runtime::notReady);
+                     BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),
+                             Clock.systemUTC())) {
                     try {
                         runtime.start();
                     } catch (RuntimeException e) {
@@ -119,7 +132,8 @@ final class RunCommand implements Callable<Integer> {
                         return CANNOT_START;
                     }
                 } catch (IOException e) {
-                    throw new UncheckedIOException("the HTTP port " + httpPort + " cannot be opened: " + e.getMessage(), e);
+                    throw new UncheckedIOException("the HTTP port " + httpPort + " or the webhook port " + webhookPort
+                            + " cannot be opened: " + e.getMessage(), e);
                 }
             } finally {
                 signal.done();
@@ -143,6 +157,12 @@ final class RunCommand implements Callable<Integer> {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");
         }
         out.flush();
+    }
+
+    private BundleWebhook.Settings webhookSettings(String home) {
+        List<String> names = webhookNames.isEmpty() ? List.of(BundleWebhook.Settings.SERVICE + "." + home + ".svc") : webhookNames;
+        return new BundleWebhook.Settings(new InetSocketAddress(webhookPort), names, BundleWebhook.Settings.CONFIGURATION,
+                BundleWebhook.Settings.SECRET, BundleWebhook.Settings.BUDGET);
     }
 
     /** $POD_NAMESPACE (set from the downward API in deploy/), else the client's (kubeconfig or service account). */
