@@ -118,6 +118,7 @@ final class ScenarioWatch implements AutoCloseable {
             out.flush();
             return;
         }
+        out.printf("compiled (%d ms)%n", millisSince(seen));
         runScenarios(chosen.isEmpty() ? List.of() : chosen, seen);
     }
 
