@@ -90,9 +90,12 @@ public final class BundleReloader implements AutoCloseable {
      */
     public void start(List<LastAccepted.Restored> restored) {
         for (LastAccepted.Restored r : restored) {
-            handled.put(r.source(), r.contentHash());
-            operator.active(r.source()).ifPresent(active ->
-                    listener.accepted(r.source(), new RunbookOperator.Installed(RunbookOperator.Change.UNCHANGED, active)));
+            // Only what really started counts as handled: a restored bundle the operator could not start
+            // (a clash, a controller that failed) leaves its ConfigMap to be loaded, and refused, as it is.
+            operator.active(r.source()).filter(active -> active.bundle().version().equals(r.bundle().version())).ifPresent(active -> {
+                handled.put(r.source(), r.contentHash());
+                listener.accepted(r.source(), new RunbookOperator.Installed(RunbookOperator.Change.UNCHANGED, active));
+            });
         }
         var configMaps = client.configMaps().inNamespace(namespace).withLabel(BundleConfigMaps.LABEL);
         configMaps.list().getItems().stream()
