@@ -2,15 +2,15 @@ package dev.runbook.operator.admission;
 
 import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.operator.testkit.GreeterBundles;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * bundle label is never sent to the webhook. The operator made the certificate and wrote its CA into
  * the configuration itself.
  */
+@RunbookIT
 class BundleWebhookIT {
     static TestCluster cluster;
 
@@ -42,25 +43,14 @@ class BundleWebhookIT {
     Path work;
 
     KubernetesClient client;
+    @TestNamespace("system")
     String system;
     String configuration;
     BundleWebhook webhook;
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = TestCluster.start();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
-    }
-
     @BeforeEach
     void installWebhook() throws Exception {
         cluster.requireRealApiServer("admission webhooks");
-        client = cluster.client();
-        system = cluster.newNamespace("system");
         configuration = "runbook-bundles-" + system;
         int port;
         try (ServerSocket free = new ServerSocket(0)) {

@@ -10,7 +10,9 @@ import dev.runbook.operator.reload.AcceptedBundles;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.operator.testkit.Cycles;
 import dev.runbook.operator.testkit.GreeterBundles;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,10 +20,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * the image's bundle does not come back. The image's bundle is the greeter ("hello"); the ConfigMap
  * ships it greeting "bonjour", then broken.
  */
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class AcceptanceIT {
     static final ResourceDefinitionContext WEB_APPS = new ResourceDefinitionContext.Builder()
             .withGroup("test.runbook.dev").withVersion("v1").withKind("WebApp").withPlural("webapps")
@@ -59,26 +60,14 @@ class AcceptanceIT {
 
     final List<AutoCloseable> closing = new ArrayList<>();
     KubernetesClient client;
+    @TestNamespace("system")
     String system;
+    @TestNamespace("apps")
     String apps;
 
     @BeforeAll
-    static void startCluster() {
-        cluster = TestCluster.start();
-        cluster.installCrd(Path.of("src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"));
+    static void compileTheImagesBundle() {
         image = BundleCompiler.compile(BundleLoader.load(GreeterBundles.GREETER));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
-    }
-
-    @BeforeEach
-    void namespaces() {
-        client = cluster.client();
-        system = cluster.newNamespace("system");
-        apps = cluster.newNamespace("apps");
     }
 
     @AfterEach
