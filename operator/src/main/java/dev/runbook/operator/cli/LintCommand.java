@@ -2,6 +2,7 @@ package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.compile.SpecFieldCheck;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.Problem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -18,7 +19,7 @@ import java.util.stream.Stream;
 import java.util.concurrent.Callable;
 
 /**
- * {@code runbook lint BUNDLE}: compile the bundle and report every problem with its place; warn about
+ * {@code runbook lint BUNDLE}: compile the bundle (and its invariants) and report every problem with its place; warn about
  * rules that read {@code spec.} fields the primary's CRD does not declare ({@link SpecFieldCheck}).
  */
 @Command(name = "lint", description = "Compile a bundle and report problems as file:line:col: message.")
@@ -62,6 +63,8 @@ final class LintCommand implements Callable<Integer> {
             out.printf("bundle %s %s: %s, %s: OK%n", compiled.name(), compiled.spec().version(),
                     count(compiled.ruleNames().size(), "rule"), count(compiled.templates().names().size(), "template"));
             out.printf("content version %s%n", compiled.version());
+            Invariants invariants = Invariants.load(bundle);
+            if (!invariants.isEmpty()) out.printf("invariants: %s: OK%n", count(invariants.names().size(), "rule"));
             return RunbookCommand.OK;
         });
     }

@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.scenario.Scenario;
 import dev.runbook.engine.scenario.ScenarioResult;
 import dev.runbook.engine.scenario.ScenarioRunner;
@@ -14,7 +15,12 @@ import java.util.List;
  * explanation under each failure. Shared by a single run and by {@code --watch}.
  */
 final class ScenarioRun {
-    private final ScenarioRunner runner = new ScenarioRunner();
+    private final ScenarioRunner runner;
+
+    /** @param invariants checked after every step of every scenario (the bundle's {@code invariants/}) */
+    ScenarioRun(Invariants invariants) {
+        this.runner = new ScenarioRunner(invariants);
+    }
 
     /** How the scenarios went. */
     record Outcome(List<ScenarioResult> results, int failed) {

@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -44,7 +45,8 @@ final class ScenarioWatch implements AutoCloseable {
     private final PrintWriter err;
     private final WatchService watcher;
     private final Map<WatchKey, Path> directories = new HashMap<>();
-    private final ScenarioRun run = new ScenarioRun();
+    /** The scenarios' runner, with the invariants as they were at the last compile. */
+    private ScenarioRun run;
     private final CountDownLatch closed = new CountDownLatch(1);
     private Thread thread;
     private CompiledBundle compiled;
@@ -111,6 +113,7 @@ final class ScenarioWatch implements AutoCloseable {
         out.println("--- " + why + ": compiling " + bundle.getFileName() + " and running " + (chosen.isEmpty() ? "every scenario" : chosen));
         try {
             compiled = BundleArgument.compile(bundle);
+            run = new ScenarioRun(Invariants.load(bundle));
         } catch (InvalidInputException e) {
             compiled = null;
             for (Problem problem : e.getProblems()) out.println(problem);

@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.scenario.Scenario;
 import dev.runbook.engine.scenario.ScenarioSuite;
 import picocli.CommandLine.Command;
@@ -55,7 +56,7 @@ final class TestCommand implements Callable<Integer> {
             if (watch) return watch(out);
             CompiledBundle compiled = BundleArgument.compile(bundle);
             List<Scenario> scenarios = ScenarioSuite.read(bundle, scenarioFiles);
-            ScenarioRun.Outcome outcome = new ScenarioRun().run(compiled, scenarios, out);
+            ScenarioRun.Outcome outcome = new ScenarioRun(Invariants.load(bundle)).run(compiled, scenarios, out);
             int failed = outcome.failed();
             if (coverage) {
                 List<String> unfired = ScenarioSuite.unfiredRules(compiled, outcome.results());

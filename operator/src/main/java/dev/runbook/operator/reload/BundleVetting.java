@@ -4,6 +4,7 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -37,8 +38,6 @@ public final class BundleVetting {
     static final int SHOWN_LINES = 4;
     /** How many failing scenarios a refusal's first line names. */
     static final int SHOWN_NAMES = 3;
-
-    private final ScenarioRunner runner = new ScenarioRunner();
 
     /**
      * Vets the bundle a ConfigMap's data carries ({@link BundleConfigMaps} keys), unpacked into a
@@ -106,6 +105,13 @@ public final class BundleVetting {
             scenarios = ScenarioSuite.read(directory, List.of());
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: its scenario files are not valid",
+                    e.getProblems().stream().map(Problem::toString).toList());
+        }
+        ScenarioRunner runner;
+        try {
+            runner = new ScenarioRunner(Invariants.load(directory));
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(origin + ": refused: its invariants do not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
         List<String> failures = new ArrayList<>();
