@@ -1,6 +1,7 @@
 package dev.runbook.engine.bundle;
 
 import dev.runbook.rules.function.Durations;
+import dev.runbook.rules.function.Quantities;
 
 import java.util.Locale;
 
@@ -8,13 +9,15 @@ import java.util.Locale;
 public record Parameter(String name, Type type, Object defaultValue, String description) {
 
     public enum Type {
-        STRING, INTEGER, BOOLEAN, DURATION;
+        STRING, INTEGER, BOOLEAN, DURATION,
+        /** A Kubernetes quantity ({@code 512Mi}, {@code 1.5Gi}, {@code 500m}): kept as written, checked when read. */
+        QUANTITY;
 
         static Type parse(String text) {
             try {
                 return valueOf(text.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("'" + text + "' is not a parameter type: use string, integer, boolean or duration");
+                throw new IllegalArgumentException("'" + text + "' is not a parameter type: use string, integer, boolean, duration or quantity");
             }
         }
 
@@ -43,6 +46,10 @@ public record Parameter(String name, Type type, Object defaultValue, String desc
             }
             case DURATION -> {
                 Durations.parse(text);
+                return text;
+            }
+            case QUANTITY -> {
+                Quantities.parse(text);
                 return text;
             }
             default -> {

@@ -37,7 +37,7 @@ public final class ScenarioSuite {
      * @throws InvalidInputException with every problem of every file
      */
     public static List<Scenario> read(Path bundle, List<Path> chosen) {
-        List<Path> files = chosen.isEmpty() ? files(bundle) : chosen;
+        List<Path> files = chosen.isEmpty() ? files(bundle) : locate(bundle, chosen);
         if (files.isEmpty()) {
             throw new InvalidInputException(Problem.inFile(DIRECTORY + "/",
                     "no scenario files: write tests/*.yaml (see docs/testing.md)"));
@@ -54,6 +54,30 @@ public final class ScenarioSuite {
         }
         if (!problems.isEmpty()) throw new InvalidInputException(problems);
         return scenarios;
+    }
+
+    /**
+     * The chosen scenario files, each as given (relative to the current directory) when it is there, else
+     * relative to the bundle: {@code runbook test runbooks/pg tests/failover.yaml} works from the project's
+     * root as well as from inside the bundle.
+     *
+     * @throws InvalidInputException naming each file found in neither place
+     */
+    public static List<Path> locate(Path bundle, List<Path> chosen) {
+        List<Path> found = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
+        for (Path file : chosen) {
+            if (Files.isRegularFile(file)) {
+                found.add(file);
+            } else if (!file.isAbsolute() && Files.isRegularFile(bundle.resolve(file))) {
+                found.add(bundle.resolve(file));
+            } else {
+                problems.add(Problem.inFile(file.toString(), "no such scenario file, here or in the bundle ("
+                        + bundle.resolve(file) + "): give its path from the current directory or from the bundle"));
+            }
+        }
+        if (!problems.isEmpty()) throw new InvalidInputException(problems);
+        return found;
     }
 
     /** The bundle's rules that fired in none of the results, in name order. */

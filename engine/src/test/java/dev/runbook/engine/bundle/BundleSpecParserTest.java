@@ -94,6 +94,10 @@ class BundleSpecParserTest {
         assertThat(problemOf("name: Store_1\n").message()).contains("DNS label");
         assertThat(problemOf(MINIMAL + "parameters:\n  delay: {default: soon, type: duration}\n").message())
                 .startsWith("parameters.delay.default: 'soon' is not a duration");
+        assertThat(problemOf(MINIMAL + "parameters:\n  size: {default: big, type: quantity}\n").message())
+                .startsWith("parameters.size.default: 'big' is not a quantity");
+        assertThat(problemOf(MINIMAL + "parameters:\n  size: {default: 1, type: bytes}\n").message())
+                .contains("use string, integer, boolean, duration or quantity");
         assertThat(problemOf(MINIMAL + "limits: {maxActions: 0}\n").message()).isEqualTo("limits.maxActions: '0' must be a whole number above 0");
         assertThat(problemOf(MINIMAL + "secondaries:\n  - {apiVersion: v1, kind: Pod, mapping: labels}\n").message())
                 .startsWith("secondaries[0].selector: missing");
@@ -112,6 +116,11 @@ class BundleSpecParserTest {
         BundleSpec spec = BundleSpecParser.parse(MINIMAL + "parameters:\n  delay: {default: 30s, type: duration}\n  replicas: 3\n");
         assertThat(ParameterValues.resolve(spec, Map.of("delay", "5m")).seconds("delay")).isEqualTo(300);
         assertThat(ParameterValues.resolve(spec, Map.of()).integer("replicas")).isEqualTo(3);
+        BundleSpec sized = BundleSpecParser.parse(MINIMAL + "parameters:\n  walSize: {default: 1Gi, type: quantity}\n");
+        assertThat(ParameterValues.resolve(sized, Map.of()).quantity("walSize")).isEqualByComparingTo("1073741824");
+        assertThat(ParameterValues.resolve(sized, Map.of("walSize", "512Mi")).str("walSize")).isEqualTo("512Mi");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ParameterValues.resolve(sized, Map.of("walSize", "lots")))
+                .hasMessageStartingWith("parameter 'walSize' (quantity): 'lots' is not a quantity: use a number with an optional suffix");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ParameterValues.resolve(spec, Map.of("replicas", "three")))
                 .hasMessage("parameter 'replicas' (integer): 'three' is not a whole number");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ParameterValues.resolve(spec, Map.of("dealy", "1m")))

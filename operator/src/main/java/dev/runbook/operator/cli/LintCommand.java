@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.compile.SpecFieldCheck;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.Problem;
 import picocli.CommandLine.Command;
@@ -8,10 +9,19 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import java.util.concurrent.Callable;
 
-/** {@code runbook lint BUNDLE}: compile the bundle (and its invariants) and report every problem with its place. */
+/**
+ * {@code runbook lint BUNDLE}: compile the bundle (and its invariants) and report every problem with its place; warn about
+ * rules that read {@code spec.} fields the primary's CRD does not declare ({@link SpecFieldCheck}).
+ */
 @Command(name = "lint", description = "Compile a bundle and report problems as file:line:col: message.")
 final class LintCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "BUNDLE", description = "The bundle directory (it holds bundle.yaml).")
@@ -19,6 +29,21 @@ final class LintCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** The bundle's crds/*.yaml by path; none when it has no crds/ directory. */
+    private static Map<String, String> crds(Path bundle) {
+        Map<String, String> crds = new TreeMap<>();
+        Path dir = bundle.resolve("crds");
+        if (!Files.isDirectory(dir)) return crds;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                crds.put("crds/" + file.getFileName(), Files.readString(file));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return crds;
+    }
 
     private static String count(int n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
@@ -31,6 +56,10 @@ final class LintCommand implements Callable<Integer> {
         return Failures.guard(err, () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             for (Problem warning : compiled.warnings()) err.println("warning: " + warning);
+            for (Problem warning : SpecFieldCheck.check(compiled.source().filesUnder("rules/", ".drl"), crds(bundle),
+                    compiled.spec().primary().kind())) {
+                err.println("warning: " + warning);
+            }
             out.printf("bundle %s %s: %s, %s: OK%n", compiled.name(), compiled.spec().version(),
                     count(compiled.ruleNames().size(), "rule"), count(compiled.templates().names().size(), "template"));
             out.printf("content version %s%n", compiled.version());

@@ -1,6 +1,10 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.bundle.BundleSpecParser;
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.problem.Problem;
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.reload.BundleVetting;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -19,7 +23,10 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code runbook pack BUNDLE}: prints the bundle as a ConfigMap for the operator's hot reload, ready for
- * {@code kubectl apply -f -} in the operator's namespace. See docs/operations.md.
+ * {@code kubectl apply -f -} in the operator's namespace. It first runs the check the operator runs
+ * before it accepts a bundle (compile, then every scenario), and prints nothing when that fails: exit 2
+ * for a bundle that does not compile, 1 for a failing scenario. {@code --no-check} skips it. See
+ * docs/operations.md.
  */
 @Command(name = "pack", description = "Print a bundle as a ConfigMap that a running operator loads (kubectl apply -f -).")
 final class PackCommand implements Callable<Integer> {
@@ -32,6 +39,9 @@ final class PackCommand implements Callable<Integer> {
     @Option(names = "--namespace", paramLabel = "NS", description = "Its namespace (default: none, so kubectl's -n decides).")
     String namespace;
 
+    @Option(names = "--no-check", description = "Print without compiling the bundle and running its scenarios first.")
+    boolean noCheck;
+
     @Spec
     CommandSpec spec;
 
@@ -39,6 +49,18 @@ final class PackCommand implements Callable<Integer> {
     public Integer call() {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             Map<String, String> data = BundleConfigMaps.pack(bundle);
+            if (!noCheck) {
+                // The operator's own gate, before anything is printed: a bundle that would be refused is never packed.
+                CompiledBundle compiled = BundleArgument.compile(bundle);
+                for (Problem warning : compiled.warnings()) spec.commandLine().getErr().println("warning: " + warning);
+                try {
+                    new BundleVetting().checkScenarios(bundle.toString(), bundle, compiled);
+                } catch (BundleRefusedException refusal) {
+                    spec.commandLine().getErr().println(refusal.report("nothing was printed: fix the bundle (runbook test "
+                            + bundle + " shows every difference), or pack it anyway with --no-check"));
+                    return RunbookCommand.CHECK_FAILED;
+                }
+            }
             // The parser names its problems after bundle.yaml.
             String bundleName = BundleSpecParser.parse(data.get(BundleSpecParser.FILE)).name();
             spec.commandLine().getOut().print(dump(configMap(bundleName, data)));

@@ -2,6 +2,7 @@ package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.policy.Policy;
+import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.kube.Kubeconfig;
@@ -77,6 +78,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Port of /metrics, /healthz and /readyz (default: ${DEFAULT-VALUE}; 0 picks a free one; -1: none).")
     int httpPort;
 
+    @Option(names = "--webhook-port", paramLabel = "PORT", defaultValue = "-1",
+            description = "Serve the validating webhook for bundle ConfigMaps over HTTPS on this port "
+                    + "(default: ${DEFAULT-VALUE}, none; deploy/ uses 9443). See docs/operations.md.")
+    int webhookPort;
+
+    @Option(names = "--webhook-name", arity = "1..*", paramLabel = "NAME",
+            description = "The DNS names (or IP addresses) the webhook's certificate names "
+                    + "(default: runbook-operator-webhook.<operator namespace>.svc).")
+    List<String> webhookNames = new ArrayList<>();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -111,7 +122,9 @@ final class RunCommand implements Callable<Integer> {
                         policy.reserving(home), new OperatorRuntime.Presence(home, identity));
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
-                             metrics::scrape, runtime::notAlive, runtime::notReady)) {
+                             metrics::scrape, runtime::notAlive, runtime::notReady);
+                     BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),
+                             Clock.systemUTC(), policy.reserving(home))) {
                     try {
                         runtime.start();
                     } catch (RuntimeException e) {
@@ -128,7 +141,8 @@ final class RunCommand implements Callable<Integer> {
                         return CANNOT_START;
                     }
                 } catch (IOException e) {
-                    throw new UncheckedIOException("the HTTP port " + httpPort + " cannot be opened: " + e.getMessage(), e);
+                    throw new UncheckedIOException("the HTTP port " + httpPort + " or the webhook port " + webhookPort
+                            + " cannot be opened: " + e.getMessage(), e);
                 }
             } finally {
                 signal.done();
@@ -163,6 +177,12 @@ final class RunCommand implements Callable<Integer> {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");
         }
         out.flush();
+    }
+
+    private BundleWebhook.Settings webhookSettings(String home) {
+        List<String> names = webhookNames.isEmpty() ? List.of(BundleWebhook.Settings.SERVICE + "." + home + ".svc") : webhookNames;
+        return new BundleWebhook.Settings(new InetSocketAddress(webhookPort), names, BundleWebhook.Settings.CONFIGURATION,
+                BundleWebhook.Settings.SECRET, BundleWebhook.Settings.BUDGET);
     }
 
     /** $POD_NAMESPACE (set from the downward API in deploy/), else the client's (kubeconfig or service account). */

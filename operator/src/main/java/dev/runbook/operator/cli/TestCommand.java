@@ -3,8 +3,6 @@ package dev.runbook.operator.cli;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.scenario.Scenario;
-import dev.runbook.engine.scenario.ScenarioResult;
-import dev.runbook.engine.scenario.ScenarioRunner;
 import dev.runbook.engine.scenario.ScenarioSuite;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,29 +36,34 @@ final class TestCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policy = new PolicyOption();
 
+    @Option(names = "--watch", description = "Keep running: on every save, recompile and rerun the affected scenarios "
+            + "(all of them when a rule, template, sample or bundle.yaml changed; a scenario file's own when it changed). "
+            + "Stop with Ctrl-C.")
+    boolean watch;
+
     @Spec
     CommandSpec spec;
+
+    /** Runs until the process is stopped. */
+    private int watch(PrintWriter out) {
+        try (ScenarioWatch watching = new ScenarioWatch(bundle, scenarioFiles, policy.policy(), out, spec.commandLine().getErr())) {
+            watching.start();
+            watching.awaitClose();
+        }
+        return RunbookCommand.OK;
+    }
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         return Failures.guard(spec.commandLine().getErr(), () -> {
+            if (watch) return watch(out);
             CompiledBundle compiled = BundleArgument.compile(bundle);
             List<Scenario> scenarios = ScenarioSuite.read(bundle, scenarioFiles);
-            ScenarioRunner runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.load(bundle), policy.policy());
-            List<ScenarioResult> results = new ArrayList<>();
-            int failed = 0;
-            for (Scenario scenario : scenarios) {
-                ScenarioResult result = runner.run(compiled, scenario);
-                results.add(result);
-                out.printf("%s %s (%d ms)%n", result.passed() ? "PASS" : "FAIL", scenario.displayName(), result.took().toMillis());
-                if (!result.passed()) {
-                    failed++;
-                    for (String failure : result.failures()) out.println("    " + failure.replace("\n", "\n    "));
-                }
-            }
+            ScenarioRun.Outcome outcome = new ScenarioRun(Invariants.load(bundle), policy.policy()).run(compiled, scenarios, out);
+            int failed = outcome.failed();
             if (coverage) {
-                List<String> unfired = ScenarioSuite.unfiredRules(compiled, results);
+                List<String> unfired = ScenarioSuite.unfiredRules(compiled, outcome.results());
                 out.println(unfired.isEmpty() ? "coverage: every rule fired in some scenario"
                         : "coverage: " + unfired.size() + " of " + compiled.ruleNames().size() + " rules fired in no scenario:");
                 unfired.forEach(rule -> out.println("    " + rule));

@@ -113,10 +113,38 @@ public final class RunbookOperator implements AutoCloseable {
 
     /** Starts every initial bundle's controller; returns once their informers have synced. */
     public synchronized void start() {
+        start(Map.of());
+    }
+
+    /**
+     * Starts every initial bundle's controller, and those of {@code accepted}: bundles accepted before from
+     * other sources (ConfigMaps), by source. One named like an initial bundle runs in its place from the
+     * start (as {@link #install} would have it run); one that cannot run (it clashes with another, its
+     * controller cannot start) is left out with a warning, and the initial bundle runs instead. Returns
+     * once the informers have synced.
+     */
+    public synchronized void start(Map<String, CompiledBundle> accepted) {
         try {
+            Map<String, CompiledBundle> others = new LinkedHashMap<>(accepted);
             for (CompiledBundle bundle : initial) {
-                String source = bundle.source().origin();
-                controllers.put(source, startController(source, new ActiveBundle(bundle)));
+                var override = others.entrySet().stream().filter(e -> e.getValue().name().equals(bundle.name())).findFirst();
+                Controller controller = null;
+                if (override.isPresent()) {
+                    others.remove(override.get().getKey());
+                    controller = startAccepted(override.get().getKey(), override.get().getValue());
+                }
+                if (controller == null) controller = startController(bundle.source().origin(), new ActiveBundle(bundle));
+                controllers.put(controller.source(), controller);
+            }
+            for (var entry : others.entrySet()) {
+                String clash = controllers.values().stream().map(c -> clash(entry.getValue(), c.active().current().bundle()))
+                        .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+                if (clash != null) {
+                    LOG.warn("{}: the bundle accepted before does not run: {}", entry.getKey(), clash);
+                    continue;
+                }
+                Controller controller = startAccepted(entry.getKey(), entry.getValue());
+                if (controller != null) controllers.put(entry.getKey(), controller);
             }
             started = true;
         } catch (RuntimeException e) {
@@ -277,6 +305,16 @@ public final class RunbookOperator implements AutoCloseable {
                     + ", which bundle " + other.name() + " already reconciles: one bundle per kind";
         }
         return null;
+    }
+
+    /** The controller of a bundle accepted before, or null (with a warning) when it cannot start. */
+    private Controller startAccepted(String source, CompiledBundle bundle) {
+        try {
+            return startController(source, new ActiveBundle(bundle));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: the bundle {} accepted before cannot start: {}", source, bundle, RootCause.message(e));
+            return null;
+        }
     }
 
     private Controller startOrRefuse(String source, ActiveBundle active, String verb) {

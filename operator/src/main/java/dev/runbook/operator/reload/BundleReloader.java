@@ -1,11 +1,10 @@
 package dev.runbook.operator.reload;
 
 import dev.runbook.engine.bundle.BundleSource;
-import dev.runbook.engine.problem.InvalidInputException;
-import dev.runbook.engine.problem.Problem;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.health.Heartbeat;
+import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -15,19 +14,15 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Hot reload: watches the ConfigMaps labelled {@link BundleConfigMaps#LABEL} in one namespace (the
@@ -40,6 +35,11 @@ import java.util.stream.Stream;
  * <p>ConfigMaps are handled one at a time, in the order their changes arrive, and a content already
  * handled (accepted or refused) is not handled again: a resync or a label change reloads nothing and
  * a refused bundle is reported once per content.
+ *
+ * <p>Acceptance lasts ({@link AcceptedBundles}): each accepted content is copied to a Secret, and
+ * {@link #start()} (a start, or taking the Lease) first runs each ConfigMap's last accepted copy, then
+ * handles the ConfigMap as it is now. A ConfigMap that is refused therefore never displaces the bundle
+ * accepted from it before, across restarts and leader changes alike.
  */
 public final class BundleReloader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BundleReloader.class);
@@ -50,6 +50,7 @@ public final class BundleReloader implements AutoCloseable {
     private final BundleVetting vetting;
     private final EventWriter events;
     private final ReloadListener listener;
+    private final AcceptedBundles accepted;
     private final Clock clock;
     private final Heartbeat heartbeat;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
@@ -76,6 +77,7 @@ public final class BundleReloader implements AutoCloseable {
         this.vetting = new BundleVetting(operator.policy());
         this.events = new EventWriter(client);
         this.listener = listener;
+        this.accepted = new AcceptedBundles(client, namespace);
         this.clock = clock;
     }
 
@@ -84,11 +86,28 @@ public final class BundleReloader implements AutoCloseable {
         return "configmap/" + namespace + "/" + name;
     }
 
+    /** Loads the bundle ConfigMaps there are now, then watches for changes ({@link #start(List)}). */
+    public void start() {
+        start(List.of());
+    }
+
     /**
      * Loads the bundle ConfigMaps there are now, one after the other, then watches for changes. Returns
      * once the ones there were have been accepted or refused.
+     *
+     * @param restored the bundles the operator started with from the copies accepted before
+     *                 ({@link LastAccepted}): a ConfigMap still holding that content is not loaded again,
+     *                 and one holding other content that is refused leaves the restored bundle running
      */
-    public void start() {
+    public void start(List<LastAccepted.Restored> restored) {
+        for (LastAccepted.Restored r : restored) {
+            // Only what really started counts as handled: a restored bundle the operator could not start
+            // (a clash, a controller that failed) leaves its ConfigMap to be loaded, and refused, as it is.
+            operator.active(r.source()).filter(active -> active.bundle().version().equals(r.bundle().version())).ifPresent(active -> {
+                handled.put(r.source(), r.contentHash());
+                listener.accepted(r.source(), new RunbookOperator.Installed(RunbookOperator.Change.UNCHANGED, active));
+            });
+        }
         var configMaps = client.configMaps().inNamespace(namespace).withLabel(BundleConfigMaps.LABEL);
         configMaps.list().getItems().stream()
                 .sorted(Comparator.comparing(c -> c.getMetadata().getName()))
@@ -122,11 +141,12 @@ public final class BundleReloader implements AutoCloseable {
         String name = configMap.getMetadata().getName();
         String source = source(namespace, name);
         Map<String, String> data = configMap.getData() == null ? Map.of() : configMap.getData();
-        String content = new BundleSource(source, data).contentHash();
+        String content = contentHash(data);
         if (content.equals(handled.put(source, content))) return;
         try {
-            BundleVetting.Vetted vetted = vetIn(source, data);
+            BundleVetting.Vetted vetted = vetting.vetData(source, data);
             RunbookOperator.Installed installed = operator.install(source, vetted.bundle());
+            remember(configMap, data, content, vetted.bundle().name());
             String message = "bundle " + vetted.bundle() + " " + describe(installed.change()) + " (generation "
                     + installed.active().generation() + "; " + vetted.scenarios() + (vetted.scenarios() == 1 ? " scenario" : " scenarios")
                     + " passed)";
@@ -142,35 +162,42 @@ public final class BundleReloader implements AutoCloseable {
         }
     }
 
-    private BundleVetting.Vetted vetIn(String source, Map<String, String> data) {
-        Path directory = null;
+    /** The hash by which a ConfigMap's content is known: the same data, the same hash. */
+    static String contentHash(Map<String, String> data) {
+        return new BundleSource("", data).contentHash();
+    }
+
+    /** Keeps a copy of what was accepted; a failure to is logged, and the bundle runs all the same. */
+    private void remember(ConfigMap configMap, Map<String, String> data, String content, String bundleName) {
         try {
-            directory = Files.createTempDirectory("runbook-bundle-");
-            try {
-                BundleConfigMaps.unpack(source, data, directory);
-            } catch (InvalidInputException e) {
-                throw new BundleRefusedException(source + ": refused: not a bundle ConfigMap",
-                        e.getProblems().stream().map(Problem::toString).toList());
-            }
-            return vetting.vet(source, directory);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            if (directory != null) deleteTree(directory);
+            accepted.record(configMap, data, content, bundleName);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: accepted, but the copy that keeps it across restarts could not be written: {} (may the operator "
+                    + "write Secrets in namespace {}?)", configMap.getMetadata().getName(), RootCause.message(e), namespace);
+        }
+    }
+
+    private void forget(String configMap) {
+        try {
+            accepted.forget(configMap);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not delete its accepted copy: {}", configMap, RootCause.message(e));
         }
     }
 
     private void refuse(ConfigMap configMap, String source, BundleRefusedException refusal) {
-        String running = operator.active(source).map(a -> "bundle " + a.bundle() + " keeps running")
-                .orElse("no bundle runs from it");
-        LOG.warn("{}; {}", refusal.describe(), running);
-        event(configMap, "Warning", "BundleRefused", refusal.describe() + "\n" + running);
-        listener.refused(source, refusal);
+        String running = operator.active(source).map(a -> "the previous version keeps running: bundle " + a.bundle())
+                .orElse("no bundle runs from this ConfigMap");
+        String report = refusal.report(running);
+        LOG.warn("{}: {}", source, report);
+        event(configMap, "Warning", "BundleRefused", report);
+        listener.refused(source, BundleNames.of(configMap), refusal);
     }
 
     private void removed(ConfigMap configMap) {
         String source = source(namespace, configMap.getMetadata().getName());
         handled.remove(source);
+        forget(configMap.getMetadata().getName());
         if (operator.active(source).isEmpty()) return;
         RunbookOperator.Installed reverted = operator.remove(source).orElse(null);
         LOG.info("{}: the ConfigMap was deleted: {}", source, reverted == null ? "its bundle's controller is stopped"
@@ -193,14 +220,6 @@ public final class BundleReloader implements AutoCloseable {
                     configMap.getMetadata().getUid(), type, reason, message, clock.instant());
         } catch (RuntimeException e) {
             LOG.warn("{}: could not record event {}: {}", configMap.getMetadata().getName(), reason, e.toString());
-        }
-    }
-
-    private static void deleteTree(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            LOG.debug("could not delete {}: {}", directory, e.getMessage());
         }
     }
 

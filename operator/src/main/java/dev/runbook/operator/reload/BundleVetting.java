@@ -14,10 +14,15 @@ import dev.runbook.engine.scenario.ScenarioRunner;
 import dev.runbook.engine.scenario.ScenarioSuite;
 import dev.runbook.operator.controller.BundleRefusedException;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The gate a new bundle passes before it may run: it compiles, and every one of its scenarios passes
@@ -25,11 +30,47 @@ import java.util.List;
  * operator on what it was sent, off the reconcile path.
  */
 public final class BundleVetting {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BundleVetting.class);
+
     /** A bundle that passed: compiled, with how many scenarios it passed. */
     public record Vetted(CompiledBundle bundle, int scenarios) {}
 
     /** How many lines of a failing scenario's explanation a refusal shows. */
     static final int SHOWN_LINES = 4;
+    /** How many failing scenarios a refusal's first line names. */
+    static final int SHOWN_NAMES = 3;
+
+    /**
+     * Vets the bundle a ConfigMap's data carries ({@link BundleConfigMaps} keys), unpacked into a
+     * temporary directory that is deleted afterwards.
+     *
+     * @param source names the ConfigMap in messages ({@code configmap/NAMESPACE/NAME})
+     */
+    public Vetted vetData(String source, Map<String, String> data) {
+        Path directory = null;
+        try {
+            directory = Files.createTempDirectory("runbook-bundle-");
+            try {
+                BundleConfigMaps.unpack(source, data, directory);
+            } catch (InvalidInputException e) {
+                throw new BundleRefusedException(source + ": refused: not a bundle ConfigMap",
+                        e.getProblems().stream().map(Problem::toString).toList());
+            }
+            return vet(source, directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (directory != null) deleteTree(directory);
+        }
+    }
+
+    private static void deleteTree(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.debug("could not delete {}: {}", directory, e.getMessage());
+        }
+    }
 
     private final Policy policy;
 
@@ -56,6 +97,17 @@ public final class BundleVetting {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
+        return new Vetted(bundle, checkScenarios(origin, directory, bundle));
+    }
+
+    /**
+     * Runs every scenario of the bundle in {@code directory} on its compiled {@code bundle}.
+     *
+     * @return how many passed (all of them)
+     * @throws BundleRefusedException when there are none, one is not valid, or any fails: naming the
+     *                                failing ones and the first difference first
+     */
+    public int checkScenarios(String origin, Path directory, CompiledBundle bundle) {
         if (!Files.isDirectory(directory.resolve(ScenarioSuite.DIRECTORY))) {
             throw new BundleRefusedException(origin + ": refused: the bundle has no scenarios (tests/*.yaml): a bundle "
                     + "is reloaded only when its scenarios pass (see docs/testing.md)");
@@ -75,18 +127,29 @@ public final class BundleVetting {
                     e.getProblems().stream().map(Problem::toString).toList());
         }
         List<String> failures = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        String firstDifference = null;
         for (Scenario scenario : scenarios) {
             ScenarioResult result = runner.run(bundle, scenario);
             if (!result.passed()) {
                 // The first lines of the first failure say what differed; `runbook test` shows the rest.
                 List<String> lines = result.failures().get(0).lines().limit(SHOWN_LINES).toList();
                 failures.add("FAIL " + scenario.displayName() + ": " + String.join("\n    ", lines));
+                failed.add(scenario.displayName());
+                if (firstDifference == null) firstDifference = String.join(" ", lines.stream().map(String::strip).toList());
             }
         }
         if (!failures.isEmpty()) {
             throw new BundleRefusedException(origin + ": refused: " + failures.size() + " of " + scenarios.size()
-                    + " scenarios failed", failures);
+                    + " scenarios failed", headline(failed, firstDifference), failures);
         }
-        return new Vetted(bundle, scenarios.size());
+        return scenarios.size();
+    }
+
+    /** "scenario failed: NAME, NAME (+N more): FIRST DIFFERENCE": which, and how the first one differed. */
+    static String headline(List<String> failed, String firstDifference) {
+        int shown = Math.min(failed.size(), SHOWN_NAMES);
+        String names = String.join(", ", failed.subList(0, shown)) + (failed.size() > shown ? " (+" + (failed.size() - shown) + " more)" : "");
+        return (failed.size() == 1 ? "scenario failed: " : "scenarios failed: ") + names + ": " + firstDifference;
     }
 }

@@ -10,8 +10,12 @@ public interface ReloadListener {
     /** The ConfigMap's bundle runs now (or already did: {@code installed.change()} says). */
     default void accepted(String source, RunbookOperator.Installed installed) {}
 
-    /** The ConfigMap's bundle was refused; the bundle that ran before, if any, still runs. */
-    default void refused(String source, BundleRefusedException refusal) {}
+    /**
+     * The ConfigMap's bundle was refused; the bundle that ran before, if any, still runs.
+     *
+     * @param bundle the refused bundle's own name ({@link BundleNames#of})
+     */
+    default void refused(String source, String bundle, BundleRefusedException refusal) {}
 
     /**
      * The ConfigMap is gone, and so is its bundle: its controller stopped, or, when it overrode a bundle

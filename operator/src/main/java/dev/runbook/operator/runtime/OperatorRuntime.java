@@ -13,6 +13,7 @@ import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleReloader;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import dev.runbook.operator.reload.LastAccepted;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.slf4j.Logger;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * Everything {@code runbook run} runs, put together: the controllers of the given bundles, the reloader
  * of bundle ConfigMaps, metrics, and, with leader election, acting only while this replica leads. A
  * replica that stops leading stops its controllers and its reloader; when it leads again it starts
- * them anew, reloading every bundle ConfigMap.
+ * them anew, with the bundles accepted last from ConfigMaps ({@link LastAccepted}), then reloading every
+ * bundle ConfigMap.
  */
 public final class OperatorRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
@@ -148,15 +152,20 @@ public final class OperatorRuntime implements AutoCloseable {
 
     private synchronized void act() {
         if (operator != null) return;
+        // What was accepted before runs from the start: never the image's bundle in its place, not even briefly.
+        List<LastAccepted.Restored> restored = settings.bundleNamespace() == null ? List.of()
+                : LastAccepted.restore(client, settings.bundleNamespace(), settings.policy());
+        Map<String, CompiledBundle> accepted = new LinkedHashMap<>();
+        restored.forEach(r -> accepted.put(r.source(), r.bundle()));
         RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
                 settings.policy());
-        starting.start();
+        starting.start(accepted);
         operator = starting;
-        for (CompiledBundle bundle : settings.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
+        for (CompiledBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
         if (settings.bundleNamespace() != null) {
             reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock,
                     reloadHeartbeat);
-            reloader.start();
+            reloader.start(restored);
         }
         metrics.leading(true);
         announce();

@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reloads as metrics. The {@code bundle} tag is the bundle's name; a refused bundle that never ran is
- * named after its ConfigMap, since what it carries may not even parse.
+ * Reloads as metrics. The {@code bundle} tag is the bundle's own name, for a refusal too (as its
+ * bundle.yaml names it, else as the ConfigMap's label does: {@link dev.runbook.operator.reload.BundleNames}),
+ * so that an alert on a bundle's name sees its refusals.
  */
 final class ReloadMetrics implements ReloadListener {
     private final OperatorMetrics metrics;
@@ -31,8 +32,8 @@ final class ReloadMetrics implements ReloadListener {
     }
 
     @Override
-    public void refused(String source, BundleRefusedException refusal) {
-        metrics.reloadRefused(names.getOrDefault(source, source.substring(source.lastIndexOf('/') + 1)));
+    public void refused(String source, String bundle, BundleRefusedException refusal) {
+        metrics.reloadRefused(bundle);
     }
 
     @Override

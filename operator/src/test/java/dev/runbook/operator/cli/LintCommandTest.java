@@ -1,6 +1,12 @@
 package dev.runbook.operator.cli;
 
+import dev.runbook.operator.testkit.GreeterBundles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +18,41 @@ class LintCommandTest {
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("bundle postgres-cluster", "rules", ": OK", "invariants: 5 rules: OK");
+        // Every spec field its rules read is in its CRD's schema.
+        assertThat(result.err()).doesNotContain("is not in the schema");
+    }
+
+    @Test
+    void aRuleReadingASpecFieldTheCrdDoesNotDeclareIsWarnedAbout(@TempDir Path work) throws IOException {
+        Path bundle = GreeterBundles.greeter(work, "greeter", "hello");
+        Files.writeString(bundle.resolve("crds/webapps.yaml"), """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: webapps.test.runbook.dev}
+                spec:
+                  group: test.runbook.dev
+                  names: {kind: WebApp, plural: webapps}
+                  scope: Namespaced
+                  versions:
+                    - name: v1
+                      served: true
+                      storage: true
+                      schema:
+                        openAPIV3Schema:
+                          type: object
+                          properties:
+                            spec:
+                              type: object
+                              properties:
+                                greeting: {type: string}
+                """);
+
+        CommandResult result = CommandResult.run("lint", bundle.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.err()).startsWith("warning: rules/greet.drl:11:53: spec.counter is not in the schema of WebApp's CRD: "
+                + "a real API server drops undeclared fields");
+        assertThat(result.out()).contains(": OK");
     }
 
     @Test

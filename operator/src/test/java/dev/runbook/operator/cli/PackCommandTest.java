@@ -2,8 +2,12 @@ package dev.runbook.operator.cli;
 
 import dev.runbook.operator.reload.BundleConfigMaps;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import static dev.runbook.operator.testkit.Objects.at;
@@ -43,5 +47,44 @@ class PackCommandTest {
 
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).contains("bundle.yaml: missing");
+    }
+
+    @Test
+    void aBundleThatDoesNotCompileIsNotPackedAndTheProblemIsNamed() {
+        CommandResult result = CommandResult.run("pack", ProjectFiles.of("engine/src/test/resources/bundles/broken-syntax").toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err()).startsWith("rules/failover.drl:8:1: ");
+    }
+
+    @Test
+    void aBundleWhoseScenarioFailsIsNotPackedAndTheScenarioIsNamedFirst(@TempDir Path work) throws IOException {
+        Path bundle = copyOf(ProjectFiles.of("engine/src/test/resources/bundles/example"), work);
+        try (var failing = Files.list(bundle.resolve("failing-tests"))) {
+            for (Path file : failing.toList()) Files.copy(file, bundle.resolve("tests").resolve(file.getFileName()));
+        }
+
+        CommandResult result = CommandResult.run("pack", bundle.toString());
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines().toList().get(0)).startsWith("scenarios failed: tests/wrong.yaml: ");
+        assertThat(result.err().lines().toList().get(1)).startsWith("nothing was printed: fix the bundle");
+
+        CommandResult unchecked = CommandResult.run("pack", bundle.toString(), "--no-check");
+        assertThat(unchecked.exitCode()).as(unchecked.err()).isZero();
+        assertThat(unchecked.out()).contains("kind: ConfigMap", "tests__wrong.yaml");
+    }
+
+    private static Path copyOf(Path bundle, Path work) throws IOException {
+        Path target = work.resolve("bundle");
+        try (var files = Files.walk(bundle)) {
+            for (Path file : files.toList()) {
+                Path to = target.resolve(bundle.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(to); else Files.copy(file, to);
+            }
+        }
+        return target;
     }
 }

@@ -43,4 +43,15 @@ class TestCommandTest {
                 .contains("    Promote the most advanced ready replica when the primary has failed")
                 .doesNotContain("    Keep the store's configuration");
     }
+
+    @Test
+    void scenarioPathsMayBeGivenFromTheBundleAsWellAsFromHere() {
+        CommandResult fromTheBundle = CommandResult.run("test", EXAMPLE, "failing-tests/wrong.yaml");
+        assertThat(fromTheBundle.exitCode()).as(fromTheBundle.err()).isEqualTo(1);
+        assertThat(fromTheBundle.out()).contains("0 passed, 10 failed");
+
+        CommandResult nowhere = CommandResult.run("test", EXAMPLE, "tests/nope.yaml");
+        assertThat(nowhere.exitCode()).isEqualTo(2);
+        assertThat(nowhere.err()).startsWith("tests/nope.yaml: no such scenario file, here or in the bundle");
+    }
 }

@@ -38,7 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DeployManifestsTest {
     static final String NAMESPACE = "runbook-system";
-    static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding");
+    static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding",
+            "ValidatingWebhookConfiguration");
+    /** The admission webhook's own objects (checked by {@link #theWebhookSeesOnlyBundleConfigMapsInTheOperatorsNamespace}). */
+    static final String WEBHOOK_FILE = "50-webhook.yaml";
     static final Set<String> NO_WILDCARDS = Set.of("*");
 
     static Path root;
@@ -90,9 +93,11 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment");
-        assertThat(manifests).as("nothing cluster-wide beyond the namespaces and the CRD")
-                .noneMatch(m -> m.kind().startsWith("Cluster"));
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment",
+                "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD and the webhook's configuration and its one grant")
+                .filteredOn(m -> m.kind().startsWith("Cluster"))
+                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
@@ -216,8 +221,10 @@ class DeployManifestsTest {
             }
         }
         // ConfigMaps: read by BundleReloader (list, then watch), never written; the Lease: LeaseLock gets,
-        // creates, merge-patches; presence Leases: applied, listed, deleted; events on them and on bundle ConfigMaps.
+        // creates, merge-patches; presence Leases: applied, listed, deleted; events on them and on bundle ConfigMaps;
+        // Secrets: the copies of accepted bundles (AcceptedBundles) and the webhook's certificate (WebhookTls).
         assertThat(granted).isEqualTo(Map.of("/configmaps", Set.of("get", "list", "watch"),
+                "/secrets", Set.of("get", "list", "create", "update", "delete"),
                 "coordination.k8s.io/leases", Set.of("get", "list", "create", "patch", "delete"),
                 "/events", Set.of("create", "get", "patch")));
         Map<String, Object> binding = all("RoleBinding").stream().filter(b -> b.namespace().equals(NAMESPACE)).findFirst()
@@ -506,8 +513,38 @@ class DeployManifestsTest {
         return manifests.stream().filter(m -> m.kind().equals(kind)).toList();
     }
 
+
+    @Test
+    void theWebhookSeesOnlyBundleConfigMapsInTheOperatorsNamespace() {
+        List<Manifest> webhook = manifests.stream().filter(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE)).toList();
+        Manifest configuration = webhook.stream().filter(m -> m.kind().equals("ValidatingWebhookConfiguration")).findFirst().orElseThrow();
+        Map<String, Object> hook = cast(list(configuration.object(), "webhooks").get(0));
+        assertThat(configuration.name()).isEqualTo(dev.runbook.operator.admission.BundleWebhook.Settings.CONFIGURATION);
+        assertThat(hook).containsEntry("failurePolicy", "Ignore").containsEntry("sideEffects", "None");
+        assertThat((Integer) hook.get("timeoutSeconds")).isGreaterThan(
+                (int) dev.runbook.operator.admission.BundleWebhook.Settings.BUDGET.toSeconds());
+        assertThat(map(map(hook, "namespaceSelector"), "matchLabels")).isEqualTo(Map.of("kubernetes.io/metadata.name", NAMESPACE));
+        assertThat(list(map(hook, "objectSelector"), "matchExpressions")).singleElement()
+                .isEqualTo(Map.of("key", dev.runbook.operator.reload.BundleConfigMaps.LABEL, "operator", "Exists"));
+        Map<String, Object> service = map(map(hook, "clientConfig"), "service");
+        assertThat(service).containsEntry("name", dev.runbook.operator.admission.BundleWebhook.Settings.SERVICE)
+                .containsEntry("namespace", NAMESPACE).containsEntry("path", dev.runbook.operator.admission.BundleWebhook.PATH);
+        // The Service reaches the container's webhook port, which is the one the operator serves.
+        List<String> args = args();
+        int port = Integer.parseInt(args.get(args.indexOf("--webhook-port") + 1));
+        assertThat(list(container(), "ports")).anySatisfy(p -> assertThat(cast(p)).containsEntry("name", "webhook")
+                .containsEntry("containerPort", port));
+        // The operator may patch that one configuration (its caBundle), nothing else cluster-wide.
+        Manifest role = webhook.stream().filter(m -> m.kind().equals("ClusterRole")).findFirst().orElseThrow();
+        assertThat(list(role.object(), "rules")).singleElement().isEqualTo(Map.of("apiGroups", List.of("admissionregistration.k8s.io"),
+                "resources", List.of("validatingwebhookconfigurations"), "resourceNames", List.of(configuration.name()),
+                "verbs", List.of("get", "patch")));
+    }
+
+    /** The one object of that kind outside the webhook's file. */
     static Manifest only(String kind) {
-        List<Manifest> found = manifests.stream().filter(m -> m.kind().equals(kind)).toList();
+        List<Manifest> found = manifests.stream().filter(m -> m.kind().equals(kind))
+                .filter(m -> !m.file().getFileName().toString().equals(WEBHOOK_FILE)).toList();
         assertThat(found).as("one %s", kind).hasSize(1);
         return found.get(0);
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -34,6 +35,9 @@ class BundleVettingTest {
 
         assertThat(refusal.getMessage()).isEqualTo("configmap/ops/x: refused: the bundle does not compile");
         assertThat(refusal.details()).anySatisfy(d -> assertThat(d).startsWith("rules/failover.drl:8:1: "));
+        List<String> report = refusal.report("no bundle runs from this ConfigMap").lines().toList();
+        assertThat(report.get(0)).startsWith("rules/failover.drl:8:1: ");
+        assertThat(report.get(1)).isEqualTo("no bundle runs from this ConfigMap");
     }
 
     @Test
@@ -47,6 +51,11 @@ class BundleVettingTest {
 
         assertThat(refusal.getMessage()).matches("configmap/ops/ex: refused: 10 of 14 scenarios failed");
         assertThat(refusal.details()).hasSize(10).allSatisfy(d -> assertThat(d).startsWith("FAIL tests/wrong.yaml: "));
+        // The report starts with which scenarios failed and how the first one differed, then what runs.
+        List<String> report = refusal.report("the previous version keeps running: bundle example@1").lines().toList();
+        assertThat(report.get(0)).startsWith("scenarios failed: tests/wrong.yaml: expects a rule that does not fire, ")
+                .contains("(+7 more): tests/wrong.yaml:6: expected rule 'Ready when every wanted member is ready' to fire, but it did not");
+        assertThat(report.get(1)).isEqualTo("the previous version keeps running: bundle example@1");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.GreeterBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -121,7 +122,7 @@ class HotReloadIT {
         assertThat(events("runbook-bundle-greeter")).anySatisfy(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("BundleRefused");
-            assertThat(e.getMessage()).contains("rules/greet.drl:8:", "bundle greeter@" + good + " keeps running");
+            assertThat(e.getMessage()).contains("rules/greet.drl:8:", "the previous version keeps running: bundle greeter@" + good);
         });
         assertThat(operator.active(source("runbook-bundle-greeter")).orElseThrow().bundle().version()).isEqualTo(good);
         create(WEB_APPS, "after-refusal");
@@ -336,13 +337,14 @@ class HotReloadIT {
     static final class Reloads implements ReloadListener {
         final List<RunbookOperator.Installed> accepted = new CopyOnWriteArrayList<>();
         final List<BundleRefusedException> refused = new CopyOnWriteArrayList<>();
+        final List<String> refusedNames = new CopyOnWriteArrayList<>();
         final List<String> removed = new CopyOnWriteArrayList<>();
 
         @Override
         public void accepted(String source, RunbookOperator.Installed installed) { accepted.add(installed); }
 
         @Override
-        public void refused(String source, BundleRefusedException refusal) { refused.add(refusal); }
+        public void refused(String source, String bundle, BundleRefusedException refusal) { refused.add(refusal); refusedNames.add(bundle); }
 
         @Override
         public void removed(String source, RunbookOperator.Installed reverted) { removed.add(source); }
@@ -352,22 +354,8 @@ class HotReloadIT {
         return BundleReloader.source(system, configMap);
     }
 
-    /** A copy of the greeter bundle whose rule, and scenario, greet with {@code word}. */
     private Path greeter(String copy, String word) {
-        Path target = work.resolve(copy);
-        try (Stream<Path> files = Files.walk(GREETER)) {
-            for (Path file : files.toList()) {
-                Path to = target.resolve(GREETER.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.writeString(to, Files.readString(file).replace("hello", word));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return target;
+        return GreeterBundles.greeter(work, copy, word);
     }
 
     private static Path renamed(Path bundle, String name) {
@@ -383,13 +371,7 @@ class HotReloadIT {
     }
 
     private static void edit(Path file, String from, String to) {
-        try {
-            String text = Files.readString(file);
-            assertThat(text).as("%s holds %s", file, from).contains(from);
-            Files.writeString(file, text.replace(from, to));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        GreeterBundles.edit(file, from, to);
     }
 
     private void ship(String name, Path bundle) {

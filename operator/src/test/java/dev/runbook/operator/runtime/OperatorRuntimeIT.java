@@ -93,7 +93,7 @@ class OperatorRuntimeIT {
         await().atMost(TestCluster.CONVERGE).until(() -> "Serving".equals(at(app("shop"), "status.phase")));
         // The greeter bundle reconciles WebApps too: refused, and counted.
         await().atMost(TestCluster.CONVERGE).until(() -> get(endpoints, "/metrics").body()
-                .contains("runbook_bundle_reloads_total{bundle=\"runbook-bundle-greeter\",result=\"refused\"} 1.0"));
+                .contains("runbook_bundle_reloads_total{bundle=\"greeter\",result=\"refused\"} 1.0"));
 
         String scrape = get(endpoints, "/metrics").body();
         assertThat(scrape)

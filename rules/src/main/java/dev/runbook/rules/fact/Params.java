@@ -36,6 +36,9 @@ public final class Params {
 
     public long seconds(String name) { return duration(name).getSeconds(); }
 
+    /** A {@code quantity} parameter's exact value ({@code 1Gi} is 1073741824); see {@code Quantities}. */
+    public java.math.BigDecimal quantity(String name) { return dev.runbook.rules.function.Quantities.parse(str(name)); }
+
     /** The value of a declared parameter for the typed getters, which cannot return null. */
     private Object required(String name) {
         Object value = get(name);

@@ -1,0 +1,75 @@
+package dev.runbook.operator.admission;
+
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.reload.BundleReloader;
+import dev.runbook.operator.reload.BundleVetting;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The webhook's decision on a bundle ConfigMap: the same check the operator runs before it accepts one
+ * ({@link BundleVetting}: it compiles, every scenario passes), within a time budget under the webhook's
+ * timeout. A bundle that fails is denied, so {@code kubectl apply} fails with what failed. When the check
+ * does not finish in the budget the ConfigMap is allowed with a warning: the operator's own check, which
+ * has no deadline, still decides whether the bundle runs (docs/operations.md, "Refusal at apply time").
+ */
+public final class BundleAdmission implements AutoCloseable {
+    /** What to answer: allowed or not, the message of a denial, warnings kubectl prints. */
+    public record Verdict(boolean allowed, String message, List<String> warnings) {}
+
+    private final Duration budget;
+    private final BundleVetting vetting;
+    // Two checks at once at most; what waits past its budget is allowed with a warning.
+    private final ExecutorService checks = Executors.newFixedThreadPool(2, runnable -> {
+        Thread thread = new Thread(runnable, "runbook-admission");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public BundleAdmission(Duration budget) {
+        this(budget, dev.runbook.engine.policy.Policy.DEFAULT);
+    }
+
+    /** @param policy the administrator's policy, the same one reloads are vetted under */
+    public BundleAdmission(Duration budget, dev.runbook.engine.policy.Policy policy) {
+        this.budget = budget;
+        this.vetting = new BundleVetting(policy);
+    }
+
+    /** Reviews the data of ConfigMap {@code namespace/name}. */
+    public Verdict review(String namespace, String name, Map<String, String> data) {
+        String source = BundleReloader.source(namespace, name);
+        CompletableFuture<Integer> check = CompletableFuture.supplyAsync(() -> vetting.vetData(source, data).scenarios(), checks);
+        try {
+            int scenarios = check.get(budget.toMillis(), TimeUnit.MILLISECONDS);
+            return new Verdict(true, "bundle compiles and its " + scenarios + " scenarios pass", List.of());
+        } catch (TimeoutException e) {
+            return new Verdict(true, "", List.of("runbook: the bundle's check did not finish within " + budget.toSeconds()
+                    + "s; the operator finishes it before it runs the bundle: see `kubectl get events --field-selector "
+                    + "involvedObject.name=" + name + "`"));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof BundleRefusedException refusal) {
+                return new Verdict(false, refusal.report("the bundle that runs now keeps running; "
+                        + "`runbook test DIR` shows every difference"), List.of());
+            }
+            return new Verdict(true, "", List.of("runbook: the bundle could not be checked (" + e.getCause()
+                    + "); the operator checks it before it runs it"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Verdict(true, "", List.of("runbook: the check was interrupted; the operator checks it before it runs it"));
+        }
+    }
+
+    @Override
+    public void close() {
+        checks.shutdownNow();
+    }
+}
