@@ -108,6 +108,16 @@ public final class Durations {
     }
 
     /**
+     * Whole seconds from {@code since} to {@code now}, rounded down: 0 when {@code since} is null
+     * (nothing recorded yet) or lies after {@code now}. For "how long has this been so" when the
+     * start was recorded in status.
+     */
+    public static long secondsSince(Instant since, Instant now) {
+        if (since == null || now == null) return 0L;
+        return Math.max(0L, Duration.between(since, now).getSeconds());
+    }
+
+    /**
      * How long to wait from {@code now} until {@code then}, in whole seconds rounded up and at least
      * one, written as a duration such as {@code "15s"}: the argument of a requeue that should wake the
      * rules up at {@code then}. A time in the past gives {@code "1s"}.

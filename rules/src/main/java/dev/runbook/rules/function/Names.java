@@ -31,4 +31,15 @@ public final class Names {
     public static boolean hasControlCharacter(String text) {
         return text != null && text.matches("(?s).*\\p{Cntrl}.*");
     }
+
+    /**
+     * The ordinal of a StatefulSet pod's name, the number after its last hyphen: 2 for {@code pg-2};
+     * -1 when the name does not end in one.
+     */
+    public static int ordinal(String name) {
+        if (name == null) return -1;
+        String tail = name.substring(name.lastIndexOf('-') + 1);
+        if (!tail.matches("\\d{1,9}")) return -1;
+        return Integer.parseInt(tail);
+    }
 }

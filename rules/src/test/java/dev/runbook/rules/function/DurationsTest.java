@@ -153,4 +153,12 @@ class DurationsTest {
         assertThatIllegalArgumentException().isThrownBy(() -> Durations.secondsUntil(null, now))
                 .withMessageContaining("secondsUntil needs two times");
     }
+
+    @Test
+    void secondsSinceCountsWholeSecondsAndIsZeroWithoutAStart() {
+        java.time.Instant now = java.time.Instant.parse("2026-11-30T09:00:00Z");
+        assertThat(Durations.secondsSince(now.minusMillis(40_900), now)).isEqualTo(40);
+        assertThat(Durations.secondsSince(null, now)).isZero();
+        assertThat(Durations.secondsSince(now.plusSeconds(5), now)).isZero();
+    }
 }

@@ -33,4 +33,14 @@ class NamesTest {
         assertThat(Names.hasControlCharacter("plain text")).isFalse();
         assertThat(Names.hasControlCharacter(null)).isFalse();
     }
+
+    @Test
+    void ordinalIsTheNumberAfterTheLastHyphen() {
+        assertThat(Names.ordinal("pg-2")).isEqualTo(2);
+        assertThat(Names.ordinal("my-db-10")).isEqualTo(10);
+        assertThat(Names.ordinal("pg-x")).isEqualTo(-1);
+        assertThat(Names.ordinal("pg")).isEqualTo(-1);
+        assertThat(Names.ordinal("pg-")).isEqualTo(-1);
+        assertThat(Names.ordinal(null)).isEqualTo(-1);
+    }
 }
