@@ -1,9 +1,9 @@
 package dev.runbook.operator.act;
 
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.simulation.ActionApplier;
-import dev.runbook.engine.simulation.InMemoryCluster;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.apply.ActionEffect;
+import dev.runbook.engine.apply.Change;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ActionFailedException;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
@@ -44,7 +44,7 @@ import java.util.Optional;
  *       is not an error);</li>
  *   <li>{@code setStatus}, {@code setCondition}: through the status subresource; {@code label},
  *       {@code annotate}: on the object's metadata. The new state is computed from the object as it
- *       is now by the engine's own {@link ActionApplier} (the code the scenario tests run), and only
+ *       is now by the engine's own {@link ActionEffect} (the code the scenario tests run), and only
  *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
  *       from: a 409 conflict is retried on fresh state;</li>
  *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
@@ -127,7 +127,7 @@ public final class Actor {
     }
 
     /**
-     * Status and metadata actions: the engine's applier computes the new object from the current one;
+     * Status and metadata actions: the engine's {@link ActionEffect} computes the new object from the current one;
      * the difference goes out as a merge patch with the resourceVersion it was computed from.
      */
     private Outcome computed(Action action, Instant now, boolean status) {
@@ -158,12 +158,10 @@ public final class Actor {
         }
     }
 
-    /** The object after the engine's {@link ActionApplier} applied the action to a copy of it. */
+    /** The object after the action, as the engine's {@link ActionEffect} computes it. */
     static Map<String, Object> compute(Action action, Map<String, Object> current, Instant now) {
-        InMemoryCluster scratch = new InMemoryCluster(now);
-        scratch.put(Maps.copy(current));
-        if (new ActionApplier(scratch).apply(action) == Outcome.NONE) return current;
-        return scratch.get(action.getTarget()).orElseThrow();
+        Change change = ActionEffect.on(current, action, now);
+        return change.outcome() == Outcome.NONE ? current : change.object();
     }
 
     private static Map<String, Object> section(Map<String, Object> before, Map<String, Object> after, String key) {

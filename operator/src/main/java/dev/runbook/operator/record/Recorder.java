@@ -1,7 +1,6 @@
 package dev.runbook.operator.record;
 
-import dev.runbook.engine.simulation.ActionApplier;
-import dev.runbook.engine.simulation.InMemoryCluster;
+import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
@@ -9,6 +8,7 @@ import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
+import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.EmitEvent;
 import dev.runbook.rules.action.Requeue;
 import dev.runbook.rules.action.SetCondition;
@@ -86,14 +86,14 @@ public final class Recorder {
     static Map<String, Object> desiredStatus(Map<String, Object> current, Primary primary, CycleReport report,
                                              RunbookCondition condition, Instant now) {
         ObjectRef ref = Maps.refOf(current);
-        InMemoryCluster scratch = new InMemoryCluster(now);
-        scratch.put(Maps.copy(current));
-        ActionApplier applier = new ActionApplier(scratch);
-        applier.apply(new SetStatus(ref, "observedGeneration", primary.getGeneration()));
-        applier.apply(new SetStatus(ref, "bundleVersion", report.bundleVersion()));
-        applier.apply(new SetStatus(ref, "lastCycle", CycleSummary.of(report)));
-        applier.apply(new SetCondition(ref, RunbookCondition.TYPE, condition.status(), condition.reason(), condition.message()));
-        return Maps.map(scratch.get(ref).orElseThrow(), "status");
+        Map<String, Object> object = current;
+        for (Action action : List.of(new SetStatus(ref, "observedGeneration", primary.getGeneration()),
+                new SetStatus(ref, "bundleVersion", report.bundleVersion()),
+                new SetStatus(ref, "lastCycle", CycleSummary.of(report)),
+                new SetCondition(ref, RunbookCondition.TYPE, condition.status(), condition.reason(), condition.message()))) {
+            object = ActionEffect.on(object, action, now).object();
+        }
+        return Maps.map(object, "status");
     }
 
     private void recordEvents(Primary primary, CycleReport report, Map<String, Object> before, Instant now) {

@@ -2,8 +2,8 @@ package dev.runbook.operator.act;
 
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.PrimaryKind;
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;

@@ -3,7 +3,7 @@ package dev.runbook.operator.it;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.error.Failure;
