@@ -39,7 +39,8 @@ class DocumentedFunctionExamplesTest {
             "Versions", Versions.class,
             "Quantities", Quantities.class,
             "Names", Names.class,
-            "Backups", Backups.class);
+            "Backups", Backups.class,
+            "Lsn", Lsn.class);
     private static final ExampleEvaluator EVALUATOR = new ExampleEvaluator(Map.of(
             "Durations", Durations.class,
             "Cron", Cron.class,
@@ -47,6 +48,7 @@ class DocumentedFunctionExamplesTest {
             "Quantities", Quantities.class,
             "Names", Names.class,
             "Backups", Backups.class,
+            "Lsn", Lsn.class,
             "Instant", Instant.class,
             "Duration", Duration.class));
 
