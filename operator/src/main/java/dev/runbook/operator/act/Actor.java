@@ -5,9 +5,7 @@ import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.engine.apply.Change;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ActionFailedException;
-import dev.runbook.operator.error.Failure;
-import dev.runbook.operator.error.Reasons;
-import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
@@ -46,7 +44,7 @@ import java.util.Optional;
  *       {@code annotate}: on the object's metadata. The new state is computed from the object as it
  *       is now by the engine's own {@link ActionEffect} (the code the scenario tests run), and only
  *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
- *       from: a 409 conflict is retried on fresh state;</li>
+ *       from: a 409 conflict is retried on fresh state ({@link ConflictRetry});</li>
  *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
  * </ul>
  *
@@ -55,17 +53,20 @@ import java.util.Optional;
  * first action that fails stops the plan; the ones before it stay applied.
  */
 public final class Actor {
-    /** How many times an action is computed again on fresh state after a 409 conflict. */
-    public static final int CONFLICT_ATTEMPTS = 3;
-
     private final KubeApi api;
     private final EventWriter events;
     private final String fieldManager;
+    private final ConflictRetry conflicts;
 
     public Actor(KubeApi api, EventWriter events, String fieldManager) {
+        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+    }
+
+    public Actor(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
+        this.conflicts = conflicts;
     }
 
     /** Applies the actions in order, stopping at the first failure. */
@@ -132,7 +133,7 @@ public final class Actor {
      */
     private Outcome computed(Action action, Instant now, boolean status) {
         ObjectRef target = action.getTarget();
-        for (int attempt = 1; ; attempt++) {
+        return conflicts.run(() -> {
             Map<String, Object> before = existing(target);
             Map<String, Object> desired = compute(action, before, now);
             Map<String, Object> patch = status
@@ -142,20 +143,11 @@ public final class Actor {
             Map<String, Object> metadata = new LinkedHashMap<>(Maps.map(patch, "metadata"));
             metadata.put("resourceVersion", Maps.resourceVersion(before));
             patch.put("metadata", metadata);
-            try {
-                Map<String, Object> after = status
-                        ? api.mergePatchStatus(target, patch, fieldManager)
-                        : api.mergePatch(target, patch, fieldManager);
-                return compare(before, after);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) throw e;
-                if (attempt >= CONFLICT_ATTEMPTS) {
-                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT, action.identity()
-                            + ": " + target + " kept changing (" + attempt + " conflicts in a row); retrying later",
-                            List.of()), e);
-                }
-            }
-        }
+            Map<String, Object> after = status
+                    ? api.mergePatchStatus(target, patch, fieldManager)
+                    : api.mergePatch(target, patch, fieldManager);
+            return compare(before, after);
+        }, conflicts -> action.identity() + ": " + target + " kept changing (" + conflicts + " conflicts in a row); retrying later");
     }
 
     /** The object after the action, as the engine's {@link ActionEffect} computes it. */
