@@ -47,6 +47,21 @@ public final class BundleCompiler {
         List<Problem> warnings = new ArrayList<>();
         TemplateSet templates = TemplateSet.compile(source.filesUnder("templates/", ".yaml"), errors);
 
+        InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
+        if (!errors.isEmpty()) {
+            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line));
+            throw new InvalidInputException(errors);
+        }
+        return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
+    }
+
+    /**
+     * Compiles DRL files (by path) into a knowledge base, adding their problems as
+     * {@code file:line:col: message} to {@code errors} and {@code warnings}; null when there were errors.
+     * Also compiles a bundle's invariants (see engine.invariant).
+     */
+    public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, List<Problem> errors, List<Problem> warnings) {
+        int before = errors.size();
         KnowledgeBuilderConfiguration configuration = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(
                 null, BundleCompiler.class.getClassLoader());
         KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(configuration);
@@ -56,22 +71,21 @@ public final class BundleCompiler {
                 ResourceFactory.newByteArrayResource(text.getBytes(StandardCharsets.UTF_8)).setSourcePath(path),
                 ResourceType.DRL));
         batch.build();
+        List<Problem> found = new ArrayList<>();
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.ERROR)) {
-            errors.add(DrlProblems.of(result, drl));
+            found.add(DrlProblems.of(result, drl));
         }
         // Drools follows a parse error with "Parser returned a null Package" for the same file: say it once.
-        errors.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
-                && errors.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
+        found.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
+                && found.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
+        errors.addAll(found);
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
         }
-        if (!errors.isEmpty()) {
-            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line));
-            throw new InvalidInputException(errors);
-        }
+        if (errors.size() > before) return null;
         InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
         kieBase.addPackages(builder.getKnowledgePackages());
-        return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
+        return kieBase;
     }
 
     private static String required(BundleSource source, String path) {
