@@ -73,6 +73,8 @@ class PostgresClusterCrdTest {
             instances       | 0                | instances
             instances       | 10               | instances
             image           | postgres         | image
+            image           | '{evil:1}'       | image
+            image           | '[a]:1'          | image
             failoverDelay   | soon             | failoverDelay
             storage.size    | ten gigs         | size
             upgrade.strategy| yolo             | strategy

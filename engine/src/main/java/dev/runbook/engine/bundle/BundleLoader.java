@@ -2,11 +2,10 @@ package dev.runbook.engine.bundle;
 
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.yaml.TextFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -57,13 +56,6 @@ public final class BundleLoader {
     }
 
     private static String read(Path bundle, Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (MalformedInputException e) {
-            throw new InvalidInputException(Problem.inFile(bundle.relativize(file).toString(), "not UTF-8 text"));
-        } catch (IOException e) {
-            throw new InvalidInputException(Problem.inFile(bundle.relativize(file).toString(),
-                    "cannot be read: " + e.getMessage()));
-        }
+        return TextFiles.read(file, bundle.relativize(file).toString(), TextFiles.MAX_INPUT_BYTES, "a bundle file");
     }
 }

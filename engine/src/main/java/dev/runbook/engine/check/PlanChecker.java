@@ -3,14 +3,19 @@ package dev.runbook.engine.check;
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.Limits;
 import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.policy.EffectiveLimits;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.FieldWrite;
+import dev.runbook.rules.fact.ObjectRef;
 import dev.runbook.rules.fact.Primary;
 
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.LinkedHashSet;
@@ -19,13 +24,19 @@ import java.util.Set;
 
 /**
  * Checks a plan before anything is applied: conflicts between actions, the per-cycle action limit,
- * the namespace boundary and protected kinds. Any problem refuses the whole plan, because applying
+ * and the namespaces, kinds and scope the operator's policy and the bundle allow ({@link PolicyCheck}). Any problem refuses the whole plan, because applying
  * half of a plan whose rules disagree leaves the cluster in a state no rule asked for.
  */
 public final class PlanChecker {
     private PlanChecker() {}
 
+    /** Checks the plan under {@link Policy#DEFAULT}, the policy when the administrator gave none. */
     public static List<PlanProblem> check(List<PlannedAction> plan, BundleSpec spec, Primary primary) {
+        return check(plan, spec, primary, Policy.DEFAULT);
+    }
+
+    /** Checks the plan; namespaces, kinds and cluster-scoped objects against the policy narrowed by the bundle. */
+    public static List<PlanProblem> check(List<PlannedAction> plan, BundleSpec spec, Primary primary, Policy policy) {
         List<PlanProblem> problems = new ArrayList<>(conflicts(plan));
         Limits limits = spec.limits();
         if (plan.size() > limits.maxActions()) {
@@ -35,20 +46,7 @@ public final class PlanChecker {
                     + " actions, more than the bundle's limit of " + limits.maxActions()
                     + " (limits.maxActions in bundle.yaml)", new ArrayList<>(rules)));
         }
-        for (PlannedAction planned : plan) {
-            Action action = planned.action();
-            if (action.getTarget() == null) continue;
-            String namespace = action.getTarget().getNamespace();
-            if (!limits.anyNamespace() && !namespace.isEmpty() && !namespace.equals(primary.getNamespace())) {
-                problems.add(new PlanProblem(PlanProblem.Kind.OTHER_NAMESPACE, action.identity()
-                        + " is outside the primary's namespace " + primary.getNamespace()
-                        + " (set limits.namespaces: any in bundle.yaml to allow it)", planned.rules()));
-            }
-            if (limits.protectedKinds().contains(action.getTarget().getKind())) {
-                problems.add(new PlanProblem(PlanProblem.Kind.PROTECTED_KIND, action.identity()
-                        + " touches a protected kind (limits.protectedKinds in bundle.yaml)", planned.rules()));
-            }
-        }
+        problems.addAll(PolicyCheck.check(plan, EffectiveLimits.of(spec, policy), primary));
         return problems;
     }
 
@@ -56,10 +54,23 @@ public final class PlanChecker {
     static List<PlanProblem> conflicts(List<PlannedAction> plan) {
         List<PlanProblem> problems = new ArrayList<>();
         // Identities and writes are computed once per action, not once per pair.
-        List<List<FieldWrite>> writes = plan.stream().map(p -> p.action().writes()).toList();
-        List<String> identities = plan.stream().map(p -> p.action().identity()).toList();
-        for (int i = 0; i < plan.size(); i++) {
-            for (int j = i + 1; j < plan.size(); j++) {
+        int size = plan.size();
+        List<List<FieldWrite>> writes = new ArrayList<>(size);
+        List<String> identities = new ArrayList<>(size);
+        List<Set<ObjectRef>> written = new ArrayList<>(size);
+        for (PlannedAction p : plan) {
+            List<FieldWrite> w = p.action().fieldWrites();
+            writes.add(w);
+            identities.add(p.action().identity());
+            Set<ObjectRef> targets = new HashSet<>();
+            for (FieldWrite x : w) targets.add(x.target());
+            written.add(targets);
+        }
+        for (int i = 0; i < size; i++) {
+            for (int j = i + 1; j < size; j++) {
+                // Writes to different objects never conflict: skip the field-by-field comparison.
+                if (!identities.get(i).equals(identities.get(j))
+                        && Collections.disjoint(written.get(i), written.get(j))) continue;
                 String conflict = conflict(plan.get(i).action(), identities.get(i), writes.get(i),
                         plan.get(j).action(), identities.get(j), writes.get(j));
                 if (conflict != null) {

@@ -9,10 +9,12 @@ public record PlanProblem(Kind kind, String message, List<String> rules) {
         CONFLICT,
         /** More actions than {@code limits.maxActions}. */
         TOO_MANY_ACTIONS,
-        /** An action outside the primary's namespace while the bundle allows only that one. */
+        /** An action in a namespace the policy does not grant, or outside the primary's while the bundle allows only that one. */
         OTHER_NAMESPACE,
-        /** An action on a kind listed in {@code limits.protectedKinds}. */
+        /** An action on a kind the policy does not grant, or that {@code limits.protectedKinds} lists. */
         PROTECTED_KIND,
+        /** An action on a cluster-scoped object the policy does not allow. */
+        CLUSTER_SCOPED,
         /** A template that does not render into an object. */
         TEMPLATE
     }

@@ -96,7 +96,7 @@ public final class BundleCompiler {
         return text;
     }
 
-    private static List<String> ruleNames(InternalKnowledgeBase kieBase) {
+    static List<String> ruleNames(InternalKnowledgeBase kieBase) {
         List<String> names = new ArrayList<>();
         for (KiePackage pkg : kieBase.getKiePackages()) {
             for (Rule rule : pkg.getRules()) names.add(rule.getName());

@@ -5,12 +5,16 @@ import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
 import org.kie.api.KieBase;
+import org.kie.api.runtime.KieSessionsPool;
 
 import java.util.List;
 
 /**
  * A bundle compiled once: its spec, its rules as a Drools KieBase, its templates, and a version
- * that is a hash of its content. Immutable and safe to share: every cycle opens its own session.
+ * that is a hash of its content. Safe to share: every cycle borrows its own session from
+ * {@code sessions}, a pool of sessions of this KieBase that Drools resets when a cycle disposes
+ * one, so a cycle pays for inserting and firing but not for building the session's rule network.
+ * The pool lives and dies with the bundle: a reload starts a new one.
  */
 public record CompiledBundle(
         BundleSpec spec,
@@ -19,7 +23,16 @@ public record CompiledBundle(
         KieBase kieBase,
         TemplateSet templates,
         List<String> ruleNames,
-        List<Problem> warnings) {
+        List<Problem> warnings,
+        KieSessionsPool sessions) {
+
+    /** Sessions built up front; the pool grows to as many as cycles run at once, and keeps them. */
+    public static final int POOLED_SESSIONS = 1;
+
+    public CompiledBundle(BundleSpec spec, BundleSource source, String version, KieBase kieBase, TemplateSet templates,
+                          List<String> ruleNames, List<Problem> warnings) {
+        this(spec, source, version, kieBase, templates, ruleNames, warnings, kieBase.newKieSessionsPool(POOLED_SESSIONS));
+    }
 
     public CompiledBundle {
         ruleNames = List.copyOf(ruleNames);

@@ -4,12 +4,16 @@ import dev.runbook.engine.bundle.ParameterValues;
 import dev.runbook.engine.check.PlanChecker;
 import dev.runbook.engine.check.PlanProblem;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.ExplicitNamespace;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.template.TemplateRenderer;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Clock;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Resource;
+import org.kie.api.event.rule.AgendaEventListener;
+import org.kie.api.event.rule.RuleRuntimeEventListener;
 import org.kie.api.runtime.KieSession;
 import org.kie.api.runtime.rule.ConsequenceException;
 
@@ -22,7 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One decision: a fresh session from the compiled bundle, the observed facts inserted, the rules
+ * One decision: a clean session from the compiled bundle's pool, the observed facts inserted, the rules
  * fired under the firing limit, the actions collected, templates rendered, and the plan checked.
  * Stateless and thread-safe: any number of cycles may run at once on one compiled bundle.
  */
@@ -37,12 +41,18 @@ public final class DecisionCycle {
      * @throws RuleFailedException           a rule threw
      */
     public static Decision run(CompiledBundle bundle, Observation observation) {
+        return run(bundle, observation, Policy.DEFAULT);
+    }
+
+    /** As {@link #run(CompiledBundle, Observation)}, the plan checked against the administrator's policy. */
+    public static Decision run(CompiledBundle bundle, Observation observation, Policy policy) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
         TraceRecorder recorder = new TraceRecorder();
-        KieSession session = bundle.kieBase().newKieSession();
+        // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
+        KieSession session = bundle.sessions().newKieSession();
         try {
-            session.addEventListener((org.kie.api.event.rule.AgendaEventListener) recorder);
-            session.addEventListener((org.kie.api.event.rule.RuleRuntimeEventListener) recorder);
+            session.addEventListener((AgendaEventListener) recorder);
+            session.addEventListener((RuleRuntimeEventListener) recorder);
             session.insert(new Clock(observation.now()));
             session.insert(params);
             session.insert(observation.primary());
@@ -55,12 +65,15 @@ public final class DecisionCycle {
                 throw new FiringLimitExceededException(limit, recorder.topRules());
             }
         } finally {
+            // The pool's reset keeps listeners; this cycle's recorder must not hear the next one.
+            session.removeEventListener((AgendaEventListener) recorder);
+            session.removeEventListener((RuleRuntimeEventListener) recorder);
             session.dispose();
         }
 
         List<PlanProblem> problems = new ArrayList<>();
         List<PlannedAction> planned = collect(bundle, observation, params, recorder, problems);
-        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary()));
+        problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
         return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
     }
 
@@ -83,8 +96,8 @@ public final class DecisionCycle {
     private static List<PlannedAction> collect(CompiledBundle bundle, Observation observation, Params params,
                                                TraceRecorder recorder, List<PlanProblem> problems) {
         TemplateRenderer renderer = new TemplateRenderer(bundle.templates());
-        Map<Map<String, Object>, Action> actionByForm = new LinkedHashMap<>();
-        Map<Map<String, Object>, List<String>> rulesByForm = new LinkedHashMap<>();
+        Map<Form, Action> actionByForm = new LinkedHashMap<>();
+        Map<Form, List<String>> rulesByForm = new LinkedHashMap<>();
         for (TraceRecorder.Inserted inserted : recorder.actions()) {
             Action action = inserted.action();
             if (action instanceof ApplyTemplate template) {
@@ -95,12 +108,25 @@ public final class DecisionCycle {
                     continue;
                 }
             }
-            actionByForm.putIfAbsent(action.toMap(), action);
-            List<String> rules = rulesByForm.computeIfAbsent(action.toMap(), a -> new ArrayList<>());
+            action = ExplicitNamespace.of(action, observation.primary().getNamespace());
+            Form form = new Form(action);
+            actionByForm.putIfAbsent(form, action);
+            List<String> rules = rulesByForm.computeIfAbsent(form, a -> new ArrayList<>());
             if (!rules.contains(inserted.rule())) rules.add(inserted.rule());
         }
         List<PlannedAction> planned = new ArrayList<>();
         actionByForm.forEach((form, action) -> planned.add(new PlannedAction(action, rulesByForm.get(form))));
         return planned;
+    }
+
+    /** An action as a map key by its YAML form, with the form's hash computed once per action. */
+    private record Form(Action action) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Form f && (f.action == action || f.action.sameAs(action));
+        }
+
+        @Override
+        public int hashCode() { return action.formHash(); }
     }
 }

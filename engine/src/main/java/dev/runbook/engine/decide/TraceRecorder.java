@@ -33,17 +33,17 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
     private final Map<String, Integer> firingsByRule = new HashMap<>();
     private final Set<Action> withdrawn = Collections.newSetFromMap(new IdentityHashMap<>());
     private String currentRule;
-    private List<String> currentMatched;
+    private List<Object> currentMatched;
     private List<Action> currentAdded;
-    private List<String> currentDerived;
+    private List<Object> currentDerived;
 
     @Override
     public void beforeMatchFired(BeforeMatchFiredEvent event) {
         currentRule = event.getMatch().getRule().getName();
-        currentMatched = new ArrayList<>();
-        for (Object fact : event.getMatch().getObjects()) currentMatched.add(describe(fact));
-        currentAdded = new ArrayList<>();
-        currentDerived = new ArrayList<>();
+        // The facts themselves: Firing describes them only when the trace is read.
+        currentMatched = event.getMatch().getObjects();
+        currentAdded = new ArrayList<>(2);
+        currentDerived = new ArrayList<>(2);
         firingsByRule.merge(currentRule, 1, Integer::sum);
     }
 
@@ -61,7 +61,7 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
             liveActions.put(event.getFactHandle(), new Inserted(action, rule == null ? "(inserted from outside)" : rule));
             if (currentRule != null) currentAdded.add(action);
         } else if (currentRule != null) {
-            currentDerived.add(describe(fact));
+            currentDerived.add(fact);
         }
     }
 
@@ -78,16 +78,12 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
         if (gone != null) withdrawn.add(gone.action());
     }
 
-    static String describe(Object fact) {
-        return String.valueOf(fact);
-    }
-
     /** The firings, each with the actions it added that were withdrawn since. */
     List<Firing> firings() {
         List<Firing> result = new ArrayList<>(firings.size());
         for (Firing f : firings) {
             List<Action> gone = f.added().stream().filter(withdrawn::contains).toList();
-            result.add(gone.isEmpty() ? f : new Firing(f.rule(), f.matched(), f.added(), gone, f.derived()));
+            result.add(gone.isEmpty() ? f : new Firing(f.rule(), f.matchedFacts(), f.added(), gone, f.derivedFacts()));
         }
         return result;
     }

@@ -4,7 +4,7 @@ package dev.runbook.engine.problem;
  * One thing wrong with what a user wrote, pinned to a place: {@code rules/failover.drl:12:5: message}.
  * Line and column count from 1; 0 means the place is not known more precisely than the file.
  */
-public record Problem(String file, int line, int column, String message) {
+public record Problem(String file, int line, int column, String message) implements java.io.Serializable {
 
     public static Problem inFile(String file, String message) {
         return new Problem(file, 0, 0, message);

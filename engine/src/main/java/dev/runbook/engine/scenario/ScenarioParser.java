@@ -4,6 +4,7 @@ import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.state.ObservedObject;
 import dev.runbook.engine.state.StateFiles;
+import dev.runbook.engine.yaml.TextFiles;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.engine.yaml.YamlMap;
 import dev.runbook.rules.function.Durations;
@@ -12,7 +13,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,12 +53,7 @@ public final class ScenarioParser {
 
     public List<Scenario> parse(Path file) {
         String name = bundle.relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/');
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw new InvalidInputException(Problem.inFile(name, "cannot be read: " + e.getMessage()));
-        }
+        String text = TextFiles.read(file, name, TextFiles.MAX_INPUT_BYTES, "a scenario file");
         List<Scenario> scenarios = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node document : YamlFile.documents(name, text)) {
@@ -135,12 +130,9 @@ public final class ScenarioParser {
                 if (!Files.isRegularFile(referenced)) {
                     throw item.error("file", "'" + reference + "' does not exist (paths are relative to the scenario file)");
                 }
-                try {
-                    String name = bundle.relativize(referenced).toString().replace('\\', '/');
-                    StateFiles.parse(name, Files.readString(referenced), objects, problems);
-                } catch (IOException e) {
-                    throw item.error("file", "'" + reference + "' cannot be read: " + e.getMessage());
-                }
+                String name = bundle.relativize(referenced).toString().replace('\\', '/');
+                StateFiles.parse(name, TextFiles.read(referenced, name, TextFiles.MAX_INPUT_BYTES, "a state file"),
+                        objects, problems);
             } else {
                 StateFiles.parse(file, "", objects, problems);
                 addInline(file, items.get(i), objects, problems);

@@ -8,6 +8,7 @@ import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.decide.RuleFailedException;
 import dev.runbook.engine.invariant.Invariants;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.engine.simulation.Simulator;
@@ -32,14 +33,25 @@ import java.util.Set;
 public final class ScenarioRunner {
     private final java.time.Clock stopwatch;
     private final Invariants invariants;
+    private final Policy policy;
+
+    /**
+     * @param stopwatch  measures how long a scenario took, for reports only
+     * @param invariants checked after every cycle of every scenario (the bundle's {@code invariants/})
+     * @param policy     the operator's policy the plans are checked against, as the operator will
+     */
+    public ScenarioRunner(java.time.Clock stopwatch, Invariants invariants, Policy policy) {
+        this.stopwatch = stopwatch;
+        this.invariants = invariants;
+        this.policy = policy;
+    }
 
     /**
      * @param stopwatch  measures how long a scenario took, for reports only
      * @param invariants checked after every cycle of every scenario (the bundle's {@code invariants/})
      */
     public ScenarioRunner(java.time.Clock stopwatch, Invariants invariants) {
-        this.stopwatch = stopwatch;
-        this.invariants = invariants;
+        this(stopwatch, invariants, Policy.DEFAULT);
     }
 
     /** A runner that checks the given invariants after every cycle. */
@@ -111,7 +123,7 @@ public final class ScenarioRunner {
     private Cycle cycle(CompiledBundle bundle, Scenario scenario, Simulator simulator, Expectation expect, String label, int line,
                         Set<String> fired, List<String> failures) {
         Observation observation = observe(bundle, scenario, simulator);
-        Decision decision = DecisionCycle.run(bundle, observation);
+        Decision decision = DecisionCycle.run(bundle, observation, policy);
         fired.addAll(decision.firedRules());
         CheckedApply.Result applied = CheckedApply.apply(invariants, bundle, simulator, decision,
                 () -> observe(bundle, scenario, simulator));
@@ -127,7 +139,7 @@ public final class ScenarioRunner {
     }
 
     private void idempotence(CompiledBundle bundle, Scenario scenario, Simulator simulator, Set<String> fired, List<String> failures) {
-        Decision again = DecisionCycle.run(bundle, observe(bundle, scenario, simulator));
+        Decision again = DecisionCycle.run(bundle, observe(bundle, scenario, simulator), policy);
         fired.addAll(again.firedRules());
         List<PlannedAction> actions = again.applicableActions();
         CheckedApply.Result applied = CheckedApply.apply(invariants, bundle, simulator, again,

@@ -2,6 +2,7 @@ package dev.runbook.engine.state;
 
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.yaml.TextFiles;
 import dev.runbook.engine.yaml.YamlFile;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -9,8 +10,6 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,13 +27,8 @@ public final class StateFiles {
         List<ObservedObject> objects = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
         for (Path file : files) {
-            String text;
-            try {
-                text = Files.readString(file);
-            } catch (IOException e) {
-                throw new InvalidInputException(Problem.inFile(file.toString(), "cannot be read: " + e.getMessage()));
-            }
-            parse(file.toString(), text, objects, problems);
+            parse(file.toString(), TextFiles.read(file, file.toString(), TextFiles.MAX_INPUT_BYTES, "a state file"),
+                    objects, problems);
         }
         if (!problems.isEmpty()) throw new InvalidInputException(problems);
         return objects;

@@ -1,10 +1,12 @@
 package dev.runbook.engine.template;
 
+import dev.runbook.engine.policy.ExplicitNamespace;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
+import dev.runbook.rules.fact.Values;
 import org.mvel2.templates.TemplateRuntime;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -14,8 +16,8 @@ import java.util.Map;
 
 /**
  * Renders an {@link ApplyTemplate} into the {@link Apply} it stands for. A template sees
- * {@code primary} (the primary resource fact), {@code params} (the bundle parameters) and the
- * rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
+ * {@code primary} (the primary resource fact), {@code params} (the bundle parameters), {@code yaml}
+ * ({@link YamlQuote}: {@code @{yaml.quote(value)}}) and the rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
  */
 public final class TemplateRenderer {
     private final TemplateSet templates;
@@ -26,6 +28,17 @@ public final class TemplateRenderer {
 
     /** @throws TemplateException naming the template and what went wrong */
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
+        RenderCache cache = templates.cache();
+        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary.getObject(),
+                params.getValues());
+        Apply cached = cache.rendered(input);
+        if (cached != null) return cached;
+        Apply rendered = renderAnew(request, primary, params, cache);
+        cache.rendered(input, rendered);
+        return rendered;
+    }
+
+    private Apply renderAnew(ApplyTemplate request, Primary primary, Params params, RenderCache cache) {
         var compiled = templates.get(request.getTemplate());
         String file = TemplateSet.DIRECTORY + request.getTemplate();
         if (compiled == null) {
@@ -34,12 +47,28 @@ public final class TemplateRenderer {
         Map<String, Object> vars = new HashMap<>(request.getVars());
         vars.put("primary", primary);
         vars.put("params", params);
+        vars.put("yaml", YamlQuote.INSTANCE);
         String text;
         try {
             text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
         } catch (RuntimeException e) {
             throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
         }
+        Map<String, Object> parsed = cache.parsed(text);
+        if (parsed == null) {
+            parsed = parse(file, text);
+            cache.parsed(text, parsed);
+        }
+        Map<String, Object> rendered = ExplicitNamespace.inNamespace(parsed, primary.getNamespace());
+        try {
+            return new Apply(rendered, request.getTemplate());
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(file + ": the rendered object is incomplete: " + e.getMessage());
+        }
+    }
+
+    /** The rendered text as an immutable object; parsed once per distinct text. */
+    private static Map<String, Object> parse(String file, String text) {
         Object object;
         try {
             Node node = YamlFile.document(file + " (rendered)", text);
@@ -51,24 +80,8 @@ public final class TemplateRenderer {
             throw new TemplateException(file + ": the rendered template is not a Kubernetes object (a YAML mapping)");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> rendered = new LinkedHashMap<>((Map<String, Object>) map);
-        defaultNamespace(rendered, primary.getNamespace());
-        try {
-            return new Apply(rendered, request.getTemplate());
-        } catch (IllegalArgumentException e) {
-            throw new TemplateException(file + ": the rendered object is incomplete: " + e.getMessage());
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void defaultNamespace(Map<String, Object> object, String namespace) {
-        if (namespace.isEmpty()) return;
-        Object metadata = object.get("metadata");
-        if (metadata instanceof Map<?, ?> meta && !meta.containsKey("namespace")) {
-            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) meta);
-            copy.put("namespace", namespace);
-            object.put("metadata", copy);
-        }
+        Map<String, Object> typed = (Map<String, Object>) map;
+        return Values.frozenMap(typed);
     }
 
     /** A template that cannot produce an object; its message names the template file. */

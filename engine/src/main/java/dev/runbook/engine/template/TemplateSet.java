@@ -19,6 +19,7 @@ public final class TemplateSet {
     public static final String DIRECTORY = "templates/";
 
     private final Map<String, CompiledTemplate> compiled;
+    private final RenderCache cache = new RenderCache();
 
     private TemplateSet(Map<String, CompiledTemplate> compiled) {
         this.compiled = Collections.unmodifiableMap(compiled);
@@ -49,4 +50,6 @@ public final class TemplateSet {
     public Set<String> names() { return compiled.keySet(); }
 
     CompiledTemplate get(String name) { return compiled.get(name); }
+
+    RenderCache cache() { return cache; }
 }

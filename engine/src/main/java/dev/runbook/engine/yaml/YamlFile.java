@@ -26,6 +26,12 @@ import java.util.Map;
  * timestamps stay strings, as Kubernetes writes them.
  */
 public final class YamlFile {
+    /**
+     * A {@code Yaml} is costly to build and not thread-safe; composing holds no state between calls,
+     * so each thread keeps one.
+     */
+    private static final ThreadLocal<Yaml> YAML = ThreadLocal.withInitial(YamlFile::newYaml);
+
     private YamlFile() {}
 
     /** Every document of a multi-document file, as located nodes. Empty documents are skipped. */
@@ -57,6 +63,10 @@ public final class YamlFile {
     }
 
     private static Yaml yaml() {
+        return YAML.get();
+    }
+
+    private static Yaml newYaml() {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setMaxAliasesForCollections(50);

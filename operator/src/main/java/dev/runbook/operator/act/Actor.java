@@ -6,6 +6,7 @@ import dev.runbook.engine.apply.Change;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ActionFailedException;
 import dev.runbook.operator.error.ConflictRetry;
+import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
@@ -69,12 +70,21 @@ public final class Actor {
         this.conflicts = conflicts;
     }
 
-    /** Applies the actions in order, stopping at the first failure. */
+    /** Applies the actions in order, stopping at the first failure, reading every target from the API server. */
     public ActResult act(List<PlannedAction> plan, Primary primary, Instant now) {
+        return act(plan, primary, CachedObjects.none(), now);
+    }
+
+    /**
+     * Applies the actions in order, stopping at the first failure. A target found in {@code cached} is
+     * compared with what the action would write, and nothing is sent when they agree; the objects
+     * written are added to {@code cached}, so the record phase and later actions see them.
+     */
+    public ActResult act(List<PlannedAction> plan, Primary primary, CachedObjects cached, Instant now) {
         List<AppliedAction> applied = new ArrayList<>();
         for (PlannedAction planned : plan) {
             try {
-                applied.add(new AppliedAction(planned, apply(planned.action(), primary, now)));
+                applied.add(new AppliedAction(planned, apply(planned.action(), primary, cached, now)));
             } catch (RuntimeException e) {
                 return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(), e));
             }
@@ -82,14 +92,18 @@ public final class Actor {
         return ActResult.complete(applied);
     }
 
-    /** Applies one action. */
+    /** Applies one action, reading its target from the API server. */
     public Outcome apply(Action action, Primary primary, Instant now) {
+        return apply(action, primary, CachedObjects.none(), now);
+    }
+
+    private Outcome apply(Action action, Primary primary, CachedObjects cached, Instant now) {
         Objects.requireNonNull(action, "action");
-        if (action instanceof Apply apply) return apply(apply, primary);
+        if (action instanceof Apply apply) return apply(apply, primary, cached);
         if (action instanceof MergePatch patch) return mergePatch(patch);
         if (action instanceof Delete delete) return delete(delete.getTarget());
-        if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, now, true);
-        if (action instanceof SetMetadataEntry) return computed(action, now, false);
+        if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, cached, now, true);
+        if (action instanceof SetMetadataEntry) return computed(action, cached, now, false);
         if (action instanceof EmitEvent event) {
             ObjectRef target = event.getTarget();
             String uid = sameObject(target, primary) ? primary.getUid() : null;
@@ -108,10 +122,16 @@ public final class Actor {
                 && target.getNamespace().equals(primary.getNamespace());
     }
 
-    private Outcome apply(Apply apply, Primary primary) {
+    private Outcome apply(Apply apply, Primary primary, CachedObjects cached) {
         Map<String, Object> desired = OwnerReferences.withOwner(apply.getObject(), apply.getTarget(), primary);
-        Optional<Map<String, Object>> before = api.get(apply.getTarget());
+        Optional<Map<String, Object>> known = cached.get(apply.getTarget());
+        if (known.isPresent() && ServerSideApplyCheck.changesNothing(desired, known.get(), fieldManager)) {
+            return Outcome.NONE;
+        }
+        // Not cached: maybe not there yet, or not of a watched kind; ask, to tell CREATED from UPDATED.
+        Optional<Map<String, Object>> before = known.isPresent() ? known : api.get(apply.getTarget());
         Map<String, Object> after = api.serverSideApply(desired, fieldManager);
+        cached.written(apply.getTarget(), after);
         return before.isEmpty() ? Outcome.CREATED : compare(before.get(), after);
     }
 
@@ -131,10 +151,12 @@ public final class Actor {
      * Status and metadata actions: the engine's {@link ActionEffect} computes the new object from the current one;
      * the difference goes out as a merge patch with the resourceVersion it was computed from.
      */
-    private Outcome computed(Action action, Instant now, boolean status) {
+    private Outcome computed(Action action, CachedObjects cached, Instant now, boolean status) {
         ObjectRef target = action.getTarget();
         return conflicts.run(() -> {
-            Map<String, Object> before = existing(target);
+            // The cached object first (when the action is already so, nothing is sent at all); after a
+            // conflict the cache is known stale and the object is read afresh.
+            Map<String, Object> before = cached.get(target).orElseGet(() -> existing(target));
             Map<String, Object> desired = compute(action, before, now);
             Map<String, Object> patch = status
                     ? section(before, desired, "status")
@@ -143,10 +165,16 @@ public final class Actor {
             Map<String, Object> metadata = new LinkedHashMap<>(Maps.map(patch, "metadata"));
             metadata.put("resourceVersion", Maps.resourceVersion(before));
             patch.put("metadata", metadata);
-            Map<String, Object> after = status
-                    ? api.mergePatchStatus(target, patch, fieldManager)
-                    : api.mergePatch(target, patch, fieldManager);
-            return compare(before, after);
+            try {
+                Map<String, Object> after = status
+                        ? api.mergePatchStatus(target, patch, fieldManager)
+                        : api.mergePatch(target, patch, fieldManager);
+                cached.written(target, after);
+                return compare(before, after);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == ErrorMapping.CONFLICT) cached.stale(target);
+                throw e;
+            }
         }, conflicts -> action.identity() + ": " + target + " kept changing (" + conflicts + " conflicts in a row); retrying later");
     }
 

@@ -3,14 +3,35 @@ package dev.runbook.operator.cli;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.compile.CompiledBundleCache;
 
 import java.nio.file.Path;
+import java.util.Map;
 
-/** Loads and compiles the bundle a command names; problems surface as {@code InvalidInputException}. */
+/**
+ * Loads and compiles the bundle a command names; problems surface as {@code InvalidInputException}.
+ * A bundle compiled before, unchanged, by this same build, comes from the compiled-bundle cache
+ * (docs/cli.md#the-compiled-bundle-cache): {@code RUNBOOK_BUNDLE_CACHE} names its directory, or
+ * {@code off}; by default {@code $XDG_CACHE_HOME/runbook/bundles}, else {@code ~/.cache/runbook/bundles}.
+ */
 final class BundleArgument {
+    static final String CACHE_VARIABLE = "RUNBOOK_BUNDLE_CACHE";
+
     private BundleArgument() {}
 
     static CompiledBundle compile(Path directory) {
-        return BundleCompiler.compile(BundleLoader.load(directory));
+        var source = BundleLoader.load(directory);
+        Path cache = cacheDirectory(System.getenv());
+        return cache == null ? BundleCompiler.compile(source) : new CompiledBundleCache(cache).compile(source);
+    }
+
+    /** The cache directory the environment asks for, or null when it turns the cache off. */
+    static Path cacheDirectory(Map<String, String> environment) {
+        String configured = environment.get(CACHE_VARIABLE);
+        if ("off".equals(configured)) return null;
+        if (configured != null && !configured.isBlank()) return Path.of(configured);
+        String xdg = environment.get("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("runbook").resolve("bundles");
     }
 }

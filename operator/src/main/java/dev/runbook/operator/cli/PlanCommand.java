@@ -10,6 +10,7 @@ import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.StateFiles;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -49,6 +50,9 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--primary", paramLabel = "NAME", description = "Which primary resource, when the state holds several.")
     String primaryName;
 
+    @Mixin
+    PolicyOption policy = new PolicyOption();
+
     @Spec
     CommandSpec spec;
 
@@ -66,7 +70,7 @@ final class PlanCommand implements Callable<Integer> {
                     time(), params);
             Decision decision;
             try {
-                decision = DecisionCycle.run(compiled, observation);
+                decision = DecisionCycle.run(compiled, observation, policy.policy());
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(Problem.inFile("--param", e.getMessage()));
             }

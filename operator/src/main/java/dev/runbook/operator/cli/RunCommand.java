@@ -1,15 +1,17 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
+import dev.runbook.operator.kube.Kubeconfig;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -77,6 +80,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
+    @Mixin
+    PolicyOption policyOption = new PolicyOption();
+
     @Spec
     CommandSpec spec;
 
@@ -90,16 +96,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
         return Failures.guard(err, () -> {
+            Policy policy = policyOption.policy();
             List<CompiledBundle> compiled = new ArrayList<>();
             for (Path bundle : bundles) compiled.add(BundleArgument.compile(bundle));
             StopSignal signal = new StopSignal();
-            try (KubernetesClient client = new KubernetesClientBuilder().build();
+            try (KubernetesClient client = Kubeconfig.connect(System.getenv());
                  OperatorMetrics metrics = OperatorMetrics.create()) {
                 String home = operatorNamespace != null ? operatorNamespace : defaultNamespace(client);
-                var settings = new OperatorRuntime.Settings(compiled, new LinkedHashSet<>(namespaces),
+                String identity = identity();
+                var settings = new OperatorRuntime.Settings(compiled, watched(policy),
                         bundleConfigMaps ? home : null,
-                        leaderElection ? new OperatorRuntime.Lease(home, lease, identity(), LeaderElection.Timing.DEFAULT,
-                                LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null);
+                        leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
+                                LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
+                        policy.reserving(home), new OperatorRuntime.Presence(home, identity));
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady)) {
@@ -110,7 +119,7 @@ final class RunCommand implements Callable<Integer> {
                                 + RootCause.message(e) + " (is the cluster reachable, and is each bundle's CRD installed?)");
                         return CANNOT_START;
                     }
-                    describe(out, compiled, home, endpoints);
+                    describe(out, compiled, home, endpoints, settings.namespaces(), policy);
                     runtime.failure().whenComplete((ignored, error) -> signal.release());
                     signal.await();
                     if (runtime.failure().isCompletedExceptionally()) {
@@ -128,8 +137,18 @@ final class RunCommand implements Callable<Integer> {
         });
     }
 
-    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, String home, OperatorEndpoints endpoints) {
-        String where = namespaces.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", namespaces);
+    /**
+     * The namespaces to watch: those given with --namespace; else, when the policy lists every bundle's
+     * namespaces, their union (the RBAC deploy/ derives from the policy grants no more); else all.
+     */
+    private Set<String> watched(Policy policy) {
+        if (!namespaces.isEmpty()) return new LinkedHashSet<>(namespaces);
+        return policy.watchedNamespaces().orElse(Set.of());
+    }
+
+    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, String home, OperatorEndpoints endpoints,
+                          Set<String> watched, Policy policy) {
+        String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
         for (CompiledBundle bundle : compiled) {
             out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
                     + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where);
@@ -138,6 +157,7 @@ final class RunCommand implements Callable<Integer> {
             out.println("runbook: running the bundles of ConfigMaps labelled runbook.dev/bundle in namespace " + home
                     + ", reloading on change");
         }
+        out.println("runbook: checking every plan against " + policy.source() + " (docs/security.md)");
         if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
         if (endpoints != null) {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");

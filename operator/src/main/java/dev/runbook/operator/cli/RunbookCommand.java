@@ -37,6 +37,8 @@ public final class RunbookCommand implements Runnable {
         CommandLine commandLine = new CommandLine(new RunbookCommand(), new Factory(clock));
         commandLine.setOut(out);
         commandLine.setErr(err);
+        // `run --bundle DIR --frobnicate` is an unknown option, not a second bundle directory named --frobnicate.
+        commandLine.setUnmatchedOptionsAllowedAsOptionParameters(false);
         commandLine.setParameterExceptionHandler((e, a) -> {
             err.println("runbook: " + e.getMessage());
             e.getCommandLine().usage(err);

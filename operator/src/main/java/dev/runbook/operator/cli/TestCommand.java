@@ -7,6 +7,7 @@ import dev.runbook.engine.scenario.ScenarioResult;
 import dev.runbook.engine.scenario.ScenarioRunner;
 import dev.runbook.engine.scenario.ScenarioSuite;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,6 +35,9 @@ final class TestCommand implements Callable<Integer> {
     @Option(names = "--coverage", description = "Also list the rules that no scenario fired.")
     boolean coverage;
 
+    @Mixin
+    PolicyOption policy = new PolicyOption();
+
     @Spec
     CommandSpec spec;
 
@@ -43,7 +47,7 @@ final class TestCommand implements Callable<Integer> {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             List<Scenario> scenarios = ScenarioSuite.read(bundle, scenarioFiles);
-            ScenarioRunner runner = new ScenarioRunner(Invariants.load(bundle));
+            ScenarioRunner runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.load(bundle), policy.policy());
             List<ScenarioResult> results = new ArrayList<>();
             int failed = 0;
             for (Scenario scenario : scenarios) {

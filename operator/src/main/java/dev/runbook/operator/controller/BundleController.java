@@ -1,6 +1,7 @@
 package dev.runbook.operator.controller;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
@@ -31,7 +32,7 @@ final class BundleController {
     static <P extends GenericKubernetesResource> RunbookReconciler<P> register(Operator operator, Class<P> primaryClass,
                                                                               ActiveBundle active, Set<String> namespaces,
                                                                               KubeApi api, Clock clock,
-                                                                              CycleListener listener) {
+                                                                              CycleListener listener, Policy policy) {
         CompiledBundle bundle = active.current().bundle();
         var spec = bundle.spec();
         var configuration = JosdkControllerConfiguration.of(bundle.name(), Registration.of(spec, namespaces),
@@ -40,7 +41,7 @@ final class BundleController {
         ReconcileCycle cycle = new ReconcileCycle(active,
                 new Actor(api, events, spec.fieldManager()),
                 new Recorder(api, events, spec.fieldManager()),
-                clock, listener);
+                clock, listener, policy);
         var reconciler = new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api);
         operator.register(reconciler, configuration);
         return reconciler;

@@ -1,6 +1,7 @@
 package dev.runbook.operator.controller;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
@@ -54,6 +55,7 @@ public final class RunbookOperator implements AutoCloseable {
     private final KubeApi api;
     private final List<CompiledBundle> initial;
     private final Set<String> namespaces;
+    private final Policy policy;
     private final Clock clock;
     private final CycleListener listener;
     private final PrimaryClasses primaryClasses = new PrimaryClasses();
@@ -82,6 +84,16 @@ public final class RunbookOperator implements AutoCloseable {
      */
     public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
                            CycleListener listener) {
+        this(client, bundles, namespaces, clock, listener, Policy.DEFAULT);
+    }
+
+    /**
+     * @param policy what the administrator lets each bundle touch (docs/security.md): every plan, and
+     *               every reloaded bundle's scenarios, are checked against it
+     */
+    public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
+                           CycleListener listener, Policy policy) {
+        this.policy = policy;
         this.client = client;
         this.api = new KubeApi(client);
         this.listener = listener;
@@ -95,6 +107,9 @@ public final class RunbookOperator implements AutoCloseable {
             }
         }
     }
+
+    /** The administrator's policy this operator checks plans against. */
+    public Policy policy() { return policy; }
 
     /** Starts every initial bundle's controller; returns once their informers have synced. */
     public synchronized void start() {
@@ -296,7 +311,7 @@ public final class RunbookOperator implements AutoCloseable {
 
     private <P extends GenericKubernetesResource> RunbookReconciler<P> register(Operator operator, Class<P> primaryClass,
                                                                                ActiveBundle active) {
-        return BundleController.register(operator, primaryClass, active, namespaces, api, clock, listener);
+        return BundleController.register(operator, primaryClass, active, namespaces, api, clock, listener, policy);
     }
 
     private static void stop(Controller controller) {

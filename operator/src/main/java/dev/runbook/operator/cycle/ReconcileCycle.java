@@ -6,11 +6,14 @@ import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.DecisionCycle;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.ActResult;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.act.CachedObjects;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.RepeatedServerErrors;
 import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.record.Recorder;
@@ -56,8 +59,17 @@ public final class ReconcileCycle {
     private final Recorder recorder;
     private final Clock clock;
     private final CycleListener listener;
+    private final Policy policy;
+    private final RepeatedServerErrors serverErrors = new RepeatedServerErrors();
 
     public ReconcileCycle(ActiveBundle active, Actor actor, Recorder recorder, Clock clock, CycleListener listener) {
+        this(active, actor, recorder, clock, listener, Policy.DEFAULT);
+    }
+
+    /** @param policy what the administrator lets each bundle touch; every plan is checked against it */
+    public ReconcileCycle(ActiveBundle active, Actor actor, Recorder recorder, Clock clock, CycleListener listener,
+                          Policy policy) {
+        this.policy = policy;
         this.active = active;
         this.actor = actor;
         this.recorder = recorder;
@@ -82,6 +94,8 @@ public final class ReconcileCycle {
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
         Observation observation = loaded.observer().observe(primary, secondaries, now);
+        // What the informers hold, and what this cycle writes: the act and record phases send only differences.
+        CachedObjects cached = CachedObjects.of(observation);
 
         BundleSpec.Mode mode = spec.mode();
         boolean paused = false;
@@ -94,15 +108,16 @@ public final class ReconcileCycle {
             Switches switches = Switches.of(observation.primary(), spec);
             mode = switches.mode();
             paused = switches.paused();
-            decision = DecisionCycle.run(bundle, observation);
+            decision = DecisionCycle.run(bundle, observation, policy);
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {
-                ActResult result = actor.act(decision.actions(), observation.primary(), now);
+                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now);
                 applied = result.applied();
                 if (!result.isComplete()) {
                     failedAction = result.failed();
-                    failure = ErrorMapping.classify(result.failure());
+                    failure = serverErrors.judge(observation.primary().toString(), result.failure(),
+                            ErrorMapping.classify(result.failure()));
                     cause = result.failure();
                 }
             }
@@ -111,10 +126,11 @@ public final class ReconcileCycle {
             cause = e;
         }
 
+        if (failure == null) serverErrors.succeeded(observation.primary().toString());
         CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
                 failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
         try {
-            recorder.record(observation.primary(), report, now);
+            recorder.record(observation.primary(), report, cached, now);
         } catch (RuntimeException e) {
             if (failure == null || !failure.isTemporary()) {
                 Failure recording = ErrorMapping.classify(e);

@@ -29,7 +29,7 @@ public final class ErrorMapping {
     private ErrorMapping() {}
 
     static final Set<Integer> TEMPORARY_HTTP_CODES = Set.of(408, 429, 500, 502, 503, 504);
-    static final int CONFLICT = 409;
+    public static final int CONFLICT = 409;
 
     /** A refused plan: every problem, with the rules involved. */
     public static Failure planRefused(Decision decision) {

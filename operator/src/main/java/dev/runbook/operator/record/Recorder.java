@@ -2,7 +2,9 @@ package dev.runbook.operator.record;
 
 import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.operator.act.AppliedAction;
+import dev.runbook.operator.act.CachedObjects;
 import dev.runbook.operator.error.ConflictRetry;
+import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
@@ -14,6 +16,7 @@ import dev.runbook.rules.action.SetCondition;
 import dev.runbook.rules.action.SetStatus;
 import dev.runbook.rules.fact.ObjectRef;
 import dev.runbook.rules.fact.Primary;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,18 +57,30 @@ public final class Recorder {
         this.conflicts = conflicts;
     }
 
+    /** Records the cycle, reading the primary from the API server. */
     public void record(Primary primary, CycleReport report, Instant now) {
-        Optional<Map<String, Object>> before = writeStatus(primary, report, now);
+        record(primary, report, CachedObjects.none(), now);
+    }
+
+    /**
+     * Records the cycle. The status is compared with the primary as {@code cached} has it (the
+     * informer's copy, or what this cycle's own writes returned): unchanged, nothing is sent.
+     */
+    public void record(Primary primary, CycleReport report, CachedObjects cached, Instant now) {
+        Optional<Map<String, Object>> before = writeStatus(primary, report, cached, now);
         if (before.isEmpty()) return; // the primary is gone: nothing to record on
         recordEvents(primary, report, before.get(), now);
     }
 
     /** Writes the status when it changed; returns the primary as it was before, empty when it is gone. */
-    private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, Instant now) {
+    private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, CachedObjects cached,
+                                                      Instant now) {
         ObjectRef ref = primary.getRef();
         RunbookCondition condition = RunbookCondition.of(report);
         return conflicts.run(() -> {
-            Optional<Map<String, Object>> current = api.get(ref);
+            // The cached primary first; after a conflict the cache is known stale and it is read afresh.
+            Optional<Map<String, Object>> known = cached.get(ref);
+            Optional<Map<String, Object>> current = known.isPresent() ? known : api.get(ref);
             if (current.isEmpty()) return current;
             Map<String, Object> desired = desiredStatus(current.get(), primary, report, condition, now);
             Map<String, Object> diff = Maps.diff(Maps.map(current.get(), "status"), desired);
@@ -73,8 +88,14 @@ public final class Recorder {
             Map<String, Object> patch = new LinkedHashMap<>();
             patch.put("metadata", Map.of("resourceVersion", Maps.resourceVersion(current.get())));
             patch.put("status", diff);
-            api.mergePatchStatus(ref, patch, fieldManager);
-            return current;
+            try {
+                cached.written(ref, api.mergePatchStatus(ref, patch, fieldManager));
+                return current;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404 && known.isPresent()) return Optional.empty(); // gone since it was cached
+                if (e.getCode() == ErrorMapping.CONFLICT) cached.stale(ref);
+                throw e;
+            }
         }, conflicts -> "recording the cycle: " + ref + " kept changing");
     }
 

@@ -5,6 +5,7 @@ import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.health.Heartbeat;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -19,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,10 +47,11 @@ public final class BundleReloader implements AutoCloseable {
     private final KubernetesClient client;
     private final String namespace;
     private final RunbookOperator operator;
-    private final BundleVetting vetting = new BundleVetting();
+    private final BundleVetting vetting;
     private final EventWriter events;
     private final ReloadListener listener;
     private final Clock clock;
+    private final Heartbeat heartbeat;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
         Thread t = new Thread(runnable, "runbook-reload");
         t.setDaemon(true);
@@ -60,9 +63,17 @@ public final class BundleReloader implements AutoCloseable {
 
     public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
                           Clock clock) {
+        this(client, namespace, operator, listener, clock, new Heartbeat("the reload worker", Duration.ofDays(365), clock));
+    }
+
+    /** @param heartbeat told when the worker starts and ends each ConfigMap, so that readiness sees a stuck one */
+    public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
+                          Clock clock, Heartbeat heartbeat) {
+        this.heartbeat = heartbeat;
         this.client = client;
         this.namespace = namespace;
         this.operator = operator;
+        this.vetting = new BundleVetting(operator.policy());
         this.events = new EventWriter(client);
         this.listener = listener;
         this.clock = clock;
@@ -84,15 +95,27 @@ public final class BundleReloader implements AutoCloseable {
                 .forEach(this::reload);
         informer = configMaps.inform(new ResourceEventHandler<>() {
             @Override
-            public void onAdd(ConfigMap configMap) { thread.execute(() -> reload(configMap)); }
+            public void onAdd(ConfigMap configMap) { thread.execute(() -> timed(configMap, () -> reload(configMap))); }
 
             @Override
-            public void onUpdate(ConfigMap old, ConfigMap configMap) { thread.execute(() -> reload(configMap)); }
+            public void onUpdate(ConfigMap old, ConfigMap configMap) { thread.execute(() -> timed(configMap, () -> reload(configMap))); }
 
             @Override
-            public void onDelete(ConfigMap configMap, boolean finalStateUnknown) { thread.execute(() -> removed(configMap)); }
+            public void onDelete(ConfigMap configMap, boolean finalStateUnknown) {
+                thread.execute(() -> timed(configMap, () -> removed(configMap)));
+            }
         }, 0);
         LOG.info("watching bundle ConfigMaps (label {}) in namespace {}", BundleConfigMaps.LABEL, namespace);
+    }
+
+    /** Runs one piece of the worker's work under its heartbeat. */
+    private void timed(ConfigMap configMap, Runnable work) {
+        heartbeat.begin(source(namespace, configMap.getMetadata().getName()));
+        try {
+            work.run();
+        } finally {
+            heartbeat.end();
+        }
     }
 
     private void reload(ConfigMap configMap) {

@@ -5,6 +5,7 @@ import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.invariant.Invariants;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -29,6 +30,17 @@ public final class BundleVetting {
 
     /** How many lines of a failing scenario's explanation a refusal shows. */
     static final int SHOWN_LINES = 4;
+
+    private final Policy policy;
+
+    public BundleVetting() {
+        this(Policy.DEFAULT);
+    }
+
+    /** @param policy the operator's: a bundle's scenarios pass only if its plans pass the policy it will run under */
+    public BundleVetting(Policy policy) {
+        this.policy = policy;
+    }
 
     /**
      * @param origin    names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})
@@ -57,7 +69,7 @@ public final class BundleVetting {
         }
         ScenarioRunner runner;
         try {
-            runner = new ScenarioRunner(Invariants.load(directory));
+            runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.load(directory), policy);
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: its invariants do not compile",
                     e.getProblems().stream().map(Problem::toString).toList());

@@ -1,20 +1,33 @@
 package dev.runbook.operator.runtime;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.health.ApiServerProbe;
+import dev.runbook.operator.health.DeadlineOverruns;
+import dev.runbook.operator.health.DeadlineReport;
+import dev.runbook.operator.health.Heartbeat;
+import dev.runbook.operator.health.OperatorPresence;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleReloader;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Everything {@code runbook run} runs, put together: the controllers of the given bundles, the reloader
@@ -30,9 +43,24 @@ public final class OperatorRuntime implements AutoCloseable {
      * @param namespaces       the namespaces to reconcile in; empty for all
      * @param bundleNamespace  where to watch bundle ConfigMaps; null to watch none
      * @param leaderElection   the Lease to hold before acting; null to act at once
+     * @param policy           what the administrator lets each bundle touch (docs/security.md)
+     * @param presence         where an acting operator announces itself, to detect a second one; null for none
      */
     public record Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
-                           Lease leaderElection) {}
+                           Lease leaderElection, Policy policy, Presence presence) {
+        /** Under {@link Policy#DEFAULT}, keeping no presence Lease. */
+        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
+            this(bundles, namespaces, bundleNamespace, leaderElection, Policy.DEFAULT, null);
+        }
+    }
+
+    /** Where and as whom an acting operator keeps its presence Lease ({@link OperatorPresence}). */
+    public record Presence(String namespace, String identity) {}
+
+    /** How long the reload worker may spend on one ConfigMap (unpack, compile, scenarios) before readiness fails. */
+    public static final Duration RELOAD_DEADLINE = Duration.ofMinutes(3);
+    /** How long the API server probe waits for an answer. */
+    static final int PROBE_TIMEOUT_MILLIS = 3000;
 
     /** The Lease that replicas compete for, and the client to reach it ({@link LeaderElection#leaseClient}). */
     public record Lease(String namespace, String name, String identity, LeaderElection.Timing timing,
@@ -45,6 +73,12 @@ public final class OperatorRuntime implements AutoCloseable {
     private final CycleListener listener;
     private final LeaderElection election;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private final KubernetesClient probeClient;
+    private final ApiServerProbe apiServer;
+    private final Heartbeat reloadHeartbeat;
+    private final DeadlineOverruns overruns = new DeadlineOverruns(DeadlineOverruns.DEFAULT_THRESHOLD);
+    private final OperatorPresence presence;
+    private ScheduledExecutorService presenceTimer;
     private RunbookOperator operator;
     private BundleReloader reloader;
     private boolean started;
@@ -69,7 +103,17 @@ public final class OperatorRuntime implements AutoCloseable {
                     public void standBy() { OperatorRuntime.this.standBy(); }
                 });
         metrics.leading(false);
+        // Its own client, without the retries and long timeouts of the operator's: one refused request is the answer.
+        this.probeClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(client.getConfiguration())
+                .withRequestRetryBackoffLimit(0).withRequestTimeout(PROBE_TIMEOUT_MILLIS).build()).build();
+        this.apiServer = new ApiServerProbe(probeClient::getKubernetesVersion, String.valueOf(client.getMasterUrl()), clock);
+        this.reloadHeartbeat = new Heartbeat("the reload worker", RELOAD_DEADLINE, clock);
+        this.presence = settings.presence() == null ? null : new OperatorPresence(client, settings.presence().namespace(),
+                settings.presence().identity(), clock, metrics.registry());
     }
+
+    /** Where cycles and reloads report how they ended against their deadline; liveness counts the overruns. */
+    public DeadlineReport deadlines() { return overruns; }
 
     /**
      * Starts: at once without leader election (and throws when the controllers cannot start); with it,
@@ -79,6 +123,7 @@ public final class OperatorRuntime implements AutoCloseable {
         synchronized (this) {
             started = true;
         }
+        apiServer.start();
         if (election == null) {
             act();
         } else {
@@ -103,19 +148,44 @@ public final class OperatorRuntime implements AutoCloseable {
 
     private synchronized void act() {
         if (operator != null) return;
-        RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener);
+        RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
+                settings.policy());
         starting.start();
         operator = starting;
         for (CompiledBundle bundle : settings.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
         if (settings.bundleNamespace() != null) {
-            reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock);
+            reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock,
+                    reloadHeartbeat);
             reloader.start();
         }
         metrics.leading(true);
+        announce();
+    }
+
+    /** While acting, renews the presence Lease and warns about other operators acting ({@link OperatorPresence}). */
+    private void announce() {
+        if (presence == null || presenceTimer != null) return;
+        presenceTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "runbook-presence");
+            thread.setDaemon(true);
+            return thread;
+        });
+        presenceTimer.scheduleWithFixedDelay(() -> {
+            try {
+                presence.renewAndLook();
+            } catch (RuntimeException e) {
+                LOG.debug("presence Lease not renewed: {}", e.getMessage());
+            }
+        }, 0, OperatorPresence.PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private synchronized void standBy() {
         metrics.leading(false);
+        if (presenceTimer != null) {
+            presenceTimer.shutdownNow();
+            presenceTimer = null;
+            presence.withdraw();
+        }
         if (reloader != null) {
             reloader.close();
             reloader = null;
@@ -143,18 +213,25 @@ public final class OperatorRuntime implements AutoCloseable {
      */
     public synchronized List<String> notReady() {
         if (!started) return List.of("starting");
-        if (operator != null) return operator.notReady();
-        return election != null ? List.of() : List.of("the controllers are not running");
+        List<String> problems = new ArrayList<>(apiServer.problems());
+        problems.addAll(reloadHeartbeat.problems());
+        if (operator != null) problems.addAll(operator.notReady());
+        else if (election == null) problems.add("the controllers are not running");
+        return problems;
     }
 
     /** Why the process is not alive: the controllers failed to start while leading. */
     public List<String> notAlive() {
-        return failure.isCompletedExceptionally() ? List.of("the controllers could not start") : List.of();
+        List<String> problems = new ArrayList<>(overruns.problems());
+        if (failure.isCompletedExceptionally()) problems.add("the controllers could not start");
+        return problems;
     }
 
     @Override
     public void close() {
         if (election != null) election.close();
         standBy();
+        apiServer.close();
+        probeClient.close();
     }
 }

@@ -1,5 +1,8 @@
 package dev.runbook.operator.deploy;
 
+import dev.runbook.engine.policy.BundlePolicy;
+import dev.runbook.engine.policy.Policy;
+import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.operator.cli.RunbookCommand;
 import io.fabric8.kubernetes.api.Pluralize;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The manifests in {@code deploy/} that run the operator in a cluster: every one parses, they name
- * each other consistently, the Deployment runs a bundle that the image really holds, the ClusterRole
- * grants exactly what that bundle needs (docs/operations.md, "Permissions"), and the CRD is the
- * bundle's own, byte for byte.
+ * each other consistently, the Deployment runs a bundle that the image really holds under the policy
+ * that 15-policy.yaml ships, a Role in each namespace that policy grants (and nowhere else) grants
+ * exactly what that bundle needs (docs/operations.md, "Permissions"), and the CRD is the bundle's own,
+ * byte for byte. {@code RbacIT} checks the same rights on a real control plane.
  */
 class DeployManifestsTest {
     static final String NAMESPACE = "runbook-system";
@@ -50,12 +54,17 @@ class DeployManifestsTest {
         @Override public String toString() { return kind() + " " + name() + " (" + root.relativize(file) + ")"; }
     }
 
-    @BeforeAll
-    static void readManifests() throws IOException {
+    /** The project checkout: the directory above the working directory that holds deploy/. */
+    static Path projectRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.isDirectory(dir.resolve("deploy"))) dir = dir.getParent();
         if (dir == null) throw new IllegalStateException("run the tests from inside the project checkout");
-        root = dir;
+        return dir;
+    }
+
+    @BeforeAll
+    static void readManifests() throws IOException {
+        root = projectRoot();
         deploy = root.resolve("deploy");
         manifests = new ArrayList<>();
         for (Path file : manifestFiles()) {
@@ -80,15 +89,20 @@ class DeployManifestsTest {
 
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
-        assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "CustomResourceDefinition",
-                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment");
+        assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment");
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces and the CRD")
+                .noneMatch(m -> m.kind().startsWith("Cluster"));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
             assertThat(m.name()).as(m + " name").isNotBlank();
-            assertThat(seen.add(m.kind() + "/" + m.name())).as(m + " is named once").isTrue();
+            assertThat(seen.add(m.kind() + "/" + m.namespace() + "/" + m.name())).as(m + " is named once").isTrue();
             if (CLUSTER_SCOPED.contains(m.kind())) {
                 assertThat(m.namespace()).as(m + " is cluster-scoped: no namespace").isNull();
+            } else if (m.kind().equals("Role") || m.kind().equals("RoleBinding")) {
+                assertThat(m.namespace()).as(m + " is in the operator's namespace or one the policy grants")
+                        .isIn(concat(NAMESPACE, grantedNamespaces()));
             } else {
                 assertThat(m.namespace()).as(m + " lives in the operator's namespace").isEqualTo(NAMESPACE);
             }
@@ -128,17 +142,38 @@ class DeployManifestsTest {
     }
 
     @Test
-    void theBindingGivesTheClusterRoleToTheServiceAccountTheDeploymentRunsAs() {
+    void eachRoleIsBoundToTheServiceAccountTheDeploymentRunsAs() {
         Manifest account = only("ServiceAccount");
-        Manifest role = only("ClusterRole");
-        Map<String, Object> binding = only("ClusterRoleBinding").object();
-
-        assertThat(map(binding, "roleRef")).containsEntry("apiGroup", "rbac.authorization.k8s.io")
-                .containsEntry("kind", "ClusterRole").containsEntry("name", role.name());
-        assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
-                .containsEntry("kind", "ServiceAccount").containsEntry("name", account.name())
-                .containsEntry("namespace", account.namespace()));
+        List<Manifest> roles = all("Role");
+        assertThat(all("RoleBinding")).hasSameSizeAs(roles);
+        for (Manifest role : roles) {
+            Map<String, Object> binding = all("RoleBinding").stream()
+                    .filter(b -> b.namespace().equals(role.namespace())).findFirst().orElseThrow().object();
+            assertThat(map(binding, "roleRef")).containsEntry("apiGroup", "rbac.authorization.k8s.io")
+                    .containsEntry("kind", "Role").containsEntry("name", role.name());
+            assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
+                    .containsEntry("kind", "ServiceAccount").containsEntry("name", account.name())
+                    .containsEntry("namespace", account.namespace()));
+        }
         assertThat(podSpec().get("serviceAccountName")).isEqualTo(account.name());
+    }
+
+    @Test
+    void theDeploymentRunsUnderThePolicyItMountsAndEveryGrantedNamespaceExists() {
+        List<String> args = args();
+        String policyFile = args.get(args.indexOf("--policy") + 1);
+        Map<String, Object> mount = list(container(), "volumeMounts").stream().map(DeployManifestsTest::cast)
+                .filter(m -> policyFile.startsWith(m.get("mountPath") + "/")).findFirst().orElseThrow();
+        Map<String, Object> volume = list(podSpec(), "volumes").stream().map(DeployManifestsTest::cast)
+                .filter(v -> v.get("name").equals(mount.get("name"))).findFirst().orElseThrow();
+        Manifest policy = policyConfigMap();
+        assertThat(map(volume, "configMap")).containsEntry("name", policy.name());
+        assertThat(map(policy.object(), "data")).containsKey(policyFile.substring(policyFile.lastIndexOf('/') + 1));
+        Set<String> namespaces = new TreeSet<>();
+        all("Namespace").forEach(n -> namespaces.add(n.name()));
+        assertThat(namespaces).containsAll(grantedNamespaces());
+        assertThat(grantedNamespaces()).as("the operator never acts where its bundles live").doesNotContain(NAMESPACE)
+                .doesNotContainAnyElementsOf(Policy.SYSTEM_NAMESPACES);
     }
 
     @Test
@@ -168,8 +203,8 @@ class DeployManifestsTest {
     }
 
     @Test
-    void theOperatorMayWatchBundleConfigMapsAndHoldTheLeaseInItsOwnNamespaceOnly() {
-        Manifest role = only("Role");
+    void theOperatorMayReadButNotWriteBundleConfigMapsAndHoldItsLeasesInItsOwnNamespace() {
+        Manifest role = all("Role").stream().filter(r -> r.namespace().equals(NAMESPACE)).findFirst().orElseThrow();
         Map<String, Set<String>> granted = new TreeMap<>();
         for (Object item : list(role.object(), "rules")) {
             Map<String, Object> rule = cast(item);
@@ -180,10 +215,13 @@ class DeployManifestsTest {
                 }
             }
         }
-        // ConfigMaps: read by BundleReloader (list, then watch); the Lease: LeaseLock gets, creates, merge-patches.
+        // ConfigMaps: read by BundleReloader (list, then watch), never written; the Lease: LeaseLock gets,
+        // creates, merge-patches; presence Leases: applied, listed, deleted; events on them and on bundle ConfigMaps.
         assertThat(granted).isEqualTo(Map.of("/configmaps", Set.of("get", "list", "watch"),
-                "coordination.k8s.io/leases", Set.of("get", "create", "patch")));
-        Map<String, Object> binding = only("RoleBinding").object();
+                "coordination.k8s.io/leases", Set.of("get", "list", "create", "patch", "delete"),
+                "/events", Set.of("create", "get", "patch")));
+        Map<String, Object> binding = all("RoleBinding").stream().filter(b -> b.namespace().equals(NAMESPACE)).findFirst()
+                .orElseThrow().object();
         assertThat(map(binding, "roleRef")).containsEntry("kind", "Role").containsEntry("name", role.name());
         Manifest account = only("ServiceAccount");
         assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
@@ -209,7 +247,8 @@ class DeployManifestsTest {
                 .filter(c -> c.getAnnotation(CommandLine.Command.class).name().equals("run")).findFirst().orElseThrow();
         CommandLine.ParseResult parsed = new CommandLine(run).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
         assertThat(parsed.hasMatchedOption("--bundle")).isTrue();
-        assertThat(parsed.hasMatchedOption("--namespace")).as("every namespace, as the ClusterRoleBinding grants").isFalse();
+        assertThat(parsed.hasMatchedOption("--namespace")).as("the namespaces the policy grants, as the Roles do").isFalse();
+        assertThat(parsed.hasMatchedOption("--policy")).isTrue();
 
         Map<String, String> copies = containerfileCopies();
         assertThat(copies.values()).as("the Containerfile copies the jar it runs").contains("operator/target/runbook.jar");
@@ -224,9 +263,12 @@ class DeployManifestsTest {
         assertThat(bundleSource()).isEqualTo(root.resolve("runbooks/postgres-cluster"));
     }
 
-    /** The verbs on each (apiGroup, resource) the bundle's operator uses, by the rules of docs/operations.md "Permissions". */
+    /**
+     * The verbs on each (apiGroup, resource) the bundle's operator uses, by the rules of
+     * docs/operations.md "Permissions", granted by a Role in each namespace the policy grants the bundle.
+     */
     @Test
-    void theClusterRoleGrantsExactlyWhatTheBundleNeeds() throws IOException {
+    void theRoleInEachGrantedNamespaceGrantsExactlyWhatTheBundleNeeds() throws IOException {
         Path bundle = bundleSource();
         Map<String, Object> spec;
         try (Reader in = Files.newBufferedReader(bundle.resolve("bundle.yaml"))) {
@@ -269,8 +311,17 @@ class DeployManifestsTest {
         // Events: create, get, patch (the same event again adds to its count).
         need(needed, "/events", "create", "get", "patch");
 
+        List<Manifest> roles = all("Role").stream().filter(r -> !r.namespace().equals(NAMESPACE)).toList();
+        assertThat(roles).extracting(Manifest::namespace).containsExactlyInAnyOrderElementsOf(grantedNamespaces());
+        for (Manifest role : roles) {
+            assertThat(rules(role)).as("the Role in %s (group/resource -> verbs) against what the bundle needs", role.namespace())
+                    .isEqualTo(needed);
+        }
+    }
+
+    static Map<String, Set<String>> rules(Manifest role) {
         Map<String, Set<String>> granted = new TreeMap<>();
-        for (Object item : list(only("ClusterRole").object(), "rules")) {
+        for (Object item : list(role.object(), "rules")) {
             Map<String, Object> rule = cast(item);
             assertThat(rule).as("no resourceNames or nonResourceURLs: %s", rule).containsOnlyKeys("apiGroups", "resources", "verbs");
             for (Object group : list(rule, "apiGroups")) {
@@ -282,7 +333,37 @@ class DeployManifestsTest {
                 }
             }
         }
-        assertThat(granted).as("the ClusterRole (group/resource -> verbs) against what the bundle needs").isEqualTo(needed);
+        return granted;
+    }
+
+    // ---- the policy ----------------------------------------------------------------------------------
+
+    static Manifest policyConfigMap() {
+        return only("ConfigMap");
+    }
+
+    /** The policy the Deployment runs under, read by the operator's own parser. */
+    static Policy policy() {
+        String text = (String) map(policyConfigMap().object(), "data").get("policy.yaml");
+        return PolicyParser.parse("deploy/15-policy.yaml", text);
+    }
+
+    /** The namespaces the policy grants the bundle the Deployment runs. */
+    static Set<String> grantedNamespaces() {
+        try {
+            BundlePolicy granted = policy().forBundle(bundleSource().getFileName().toString());
+            assertThat(granted.namespaces().primary()).as("the shipped policy lists namespaces, so that RBAC can be namespaced")
+                    .isFalse();
+            return new TreeSet<>(granted.namespaces().names());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> concat(String first, Set<String> rest) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(rest);
+        return all;
     }
 
     // ---- the bundle, its templates and its rules -------------------------------------------------
@@ -316,7 +397,7 @@ class DeployManifestsTest {
      * The kinds the rules' label, annotate, mergePatch and delete actions target, each with
      * {@code change} or {@code delete}. A target is read from the action's first argument: the
      * primary ({@code $cluster}) or a fact's {@code getPod()} / {@code getJob()}; anything else fails
-     * the test, which then needs to learn the new target (and the ClusterRole, probably, a new rule).
+     * the test, which then needs to learn the new target (and the Role of deploy/20-rbac.yaml, probably, a new rule).
      */
     static Map<String, Set<String>> ruleTargets(Path rules) throws IOException {
         Pattern call = Pattern.compile("\\b(label|removeLabel|annotate|removeAnnotation|mergePatch|delete|apply)\\(\\s*([^,)]*\\)?)");
@@ -420,6 +501,10 @@ class DeployManifestsTest {
     }
 
     // ---- helpers -----------------------------------------------------------------------------------
+
+    static List<Manifest> all(String kind) {
+        return manifests.stream().filter(m -> m.kind().equals(kind)).toList();
+    }
 
     static Manifest only(String kind) {
         List<Manifest> found = manifests.stream().filter(m -> m.kind().equals(kind)).toList();

@@ -59,7 +59,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /** The kubeconfig the tests are asked to use, or "" for the embedded server. */
-    static String kubeconfig() {
+    public static String kubeconfig() {
         String property = System.getProperty(KUBECONFIG_PROPERTY, "");
         if (!property.isBlank()) return property;
         String variable = System.getenv(KUBECONFIG_VARIABLE);

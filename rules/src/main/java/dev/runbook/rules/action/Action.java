@@ -19,7 +19,12 @@ import java.util.Map;
  */
 public abstract class Action {
     private final ObjectRef target;
+    // Derived once: an action is immutable, and the engine asks for these several times per cycle
+    // (and across cycles, for an action a template cache hands out again). Racy but benign: each
+    // value is immutable and the same whichever thread computes it.
     private Map<String, Object> form;
+    private int formHash;
+    private List<FieldWrite> fieldWrites;
 
     protected Action(ObjectRef target) {
         this.target = target;
@@ -42,6 +47,26 @@ public abstract class Action {
 
     /** The fields this action writes, for the conflict check. Empty for actions that write nothing. */
     public abstract List<FieldWrite> writes();
+
+    /** {@link #writes()}, computed once. */
+    public final List<FieldWrite> fieldWrites() {
+        List<FieldWrite> writes = fieldWrites;
+        if (writes == null) {
+            writes = List.copyOf(writes());
+            fieldWrites = writes;
+        }
+        return writes;
+    }
+
+    /** The hash of {@link #toMap()}, computed once: the engine merges equal actions by their form. */
+    public final int formHash() {
+        int hash = formHash;
+        if (hash == 0) {
+            hash = toMap().hashCode();
+            formHash = hash == 0 ? 1 : hash;
+        }
+        return formHash;
+    }
 
     /** The action's fields below {@code action} and {@code target} in its YAML form. */
     protected abstract void describe(Map<String, Object> into);

@@ -29,10 +29,10 @@ public final class Apply extends Action {
     static ObjectRef refOf(Map<String, ?> object) {
         if (object == null) throw new IllegalArgumentException("apply needs an object");
         return ObjectRef.of(
-                Values.asString(object.get("apiVersion")),
-                Values.asString(object.get("kind")),
-                Values.asString(ObjectPath.read(object, "metadata.namespace")),
-                Values.asString(ObjectPath.read(object, "metadata.name")));
+                Values.scalarString(object.get("apiVersion"), "apiVersion"),
+                Values.scalarString(object.get("kind"), "kind"),
+                Values.scalarString(ObjectPath.read(object, "metadata.namespace"), "metadata.namespace"),
+                Values.scalarString(ObjectPath.read(object, "metadata.name"), "metadata.name"));
     }
 
     @Override public String getType() { return "apply"; }

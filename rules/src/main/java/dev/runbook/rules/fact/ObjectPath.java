@@ -13,6 +13,7 @@ public final class ObjectPath {
     private ObjectPath() {}
 
     public static Object read(Object root, String path) {
+        if (path != null && path.indexOf('[') < 0 && !path.isBlank()) return readKeys(root, path);
         Object current = root;
         for (String step : steps(path)) {
             if (current == null) {
@@ -21,6 +22,23 @@ public final class ObjectPath {
             current = stepInto(current, step);
         }
         return current;
+    }
+
+    /**
+     * {@link #read} of a path of map keys only ({@code spec.storage.size}), the common case in rule
+     * conditions, walked in place: conditions read paths on every evaluation.
+     */
+    private static Object readKeys(Object root, String path) {
+        Object current = root;
+        int start = 0;
+        while (current != null) {
+            int dot = path.indexOf('.', start);
+            String key = dot < 0 ? path.substring(start) : path.substring(start, dot);
+            if (!key.isEmpty()) current = current instanceof Map<?, ?> map ? map.get(key) : null;
+            if (dot < 0) return current;
+            start = dot + 1;
+        }
+        return null;
     }
 
     /** Splits {@code a.b[2].c} into {@code a, b, [2], c}. */

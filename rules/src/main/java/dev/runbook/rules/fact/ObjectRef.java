@@ -9,6 +9,7 @@ import java.util.Objects;
  * Actions target objects by reference, so a plan can be printed, compared and applied without the objects.
  */
 public final class ObjectRef implements Comparable<ObjectRef> {
+    private static final java.util.regex.Pattern NAMESPACE = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private final String apiVersion;
     private final String kind;
     private final String namespace;
@@ -18,6 +19,10 @@ public final class ObjectRef implements Comparable<ObjectRef> {
         this.apiVersion = apiVersion == null ? "" : apiVersion;
         this.kind = require(kind, "kind");
         this.namespace = namespace == null ? "" : namespace;
+        if (!this.namespace.isEmpty() && !NAMESPACE.matcher(this.namespace).matches()) {
+            throw new IllegalArgumentException("metadata.namespace: '" + namespace + "' is not a namespace name "
+                    + "(lower-case letters, digits and '-', at most 63)");
+        }
         this.name = require(name, "name");
     }
 

@@ -37,16 +37,16 @@ public class Resource {
             throw new IllegalArgumentException("an object is required");
         }
         this.object = Values.frozen(toStringKeys(object));
-        String kind = Values.asString(this.object.get("kind"));
-        String name = Values.asString(ObjectPath.read(this.object, "metadata.name"));
+        String kind = Values.scalarString(this.object.get("kind"), "kind");
+        String name = Values.scalarString(ObjectPath.read(this.object, "metadata.name"), "metadata.name");
         if (kind == null || kind.isBlank()) {
             throw new IllegalArgumentException("kind: missing: every object needs apiVersion, kind and metadata.name");
         }
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("metadata.name: missing on a " + kind + ": every object needs a name");
         }
-        this.ref = new ObjectRef(Values.asString(this.object.get("apiVersion")), kind,
-                Values.asString(ObjectPath.read(this.object, "metadata.namespace")), name);
+        this.ref = new ObjectRef(Values.scalarString(this.object.get("apiVersion"), "apiVersion"), kind,
+                Values.scalarString(ObjectPath.read(this.object, "metadata.namespace"), "metadata.namespace"), name);
         this.uid = orEmpty(Values.asString(ObjectPath.read(this.object, "metadata.uid")));
         Long gen = Values.asLong(ObjectPath.read(this.object, "metadata.generation"), "metadata.generation");
         this.generation = gen == null ? 0 : gen;

@@ -22,6 +22,19 @@ import java.util.Map;
 public final class Values {
     private Values() {}
 
+    /**
+     * A field that must be one value (a name, a namespace): its text, or null when absent.
+     *
+     * @throws IllegalArgumentException naming the field when it is a list or a mapping
+     */
+    public static String scalarString(Object value, String field) {
+        if (value instanceof Map<?, ?> || value instanceof java.util.Collection<?>) {
+            throw new IllegalArgumentException(field + ": expected a single value, not "
+                    + (value instanceof Map<?, ?> ? "a mapping" : "a list") + " (" + value + ")");
+        }
+        return asString(value);
+    }
+
     public static String asString(Object value) {
         if (value == null) return null;
         if (value instanceof Date date) return date.toInstant().toString();

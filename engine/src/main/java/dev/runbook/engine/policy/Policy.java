@@ -1,0 +1,60 @@
+package dev.runbook.engine.policy;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The operator administrator's policy: per bundle name, what it may touch; {@code defaults} for every
+ * other bundle. Set outside bundles ({@code runbook run --policy FILE}, a ConfigMap in deploy/), so a
+ * bundle's author cannot widen it. See docs/security.md, "Policy".
+ *
+ * @param defaults           for bundles not named in {@code bundles}
+ * @param bundles            by bundle name
+ * @param reservedNamespaces never granted by {@code namespaces: primary}: the system namespaces and
+ *                           the operator's own (where its bundle ConfigMaps live)
+ * @param source             where the policy came from, for messages: a file, or "the default policy"
+ */
+public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
+                     String source) {
+    public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
+
+    /** The policy when none is given: {@link BundlePolicy#DEFAULT} for every bundle. */
+    public static final Policy DEFAULT = new Policy(BundlePolicy.DEFAULT, Map.of(), SYSTEM_NAMESPACES, "the default policy");
+
+    public Policy {
+        bundles = Map.copyOf(bundles);
+        reservedNamespaces = Set.copyOf(reservedNamespaces);
+    }
+
+    public BundlePolicy forBundle(String name) {
+        return bundles.getOrDefault(name, defaults);
+    }
+
+    /** The same policy, with the operator's own namespace reserved as well. */
+    public Policy reserving(String namespace) {
+        Set<String> reserved = new LinkedHashSet<>(reservedNamespaces);
+        reserved.add(namespace);
+        return new Policy(defaults, bundles, reserved, source);
+    }
+
+    /**
+     * The namespaces an operator under this policy needs to watch: the union of every listed namespace,
+     * or empty (all namespaces) when some bundle may act in its primary's namespace, wherever that is.
+     */
+    public Optional<Set<String>> watchedNamespaces() {
+        Set<String> all = new LinkedHashSet<>();
+        for (BundlePolicy policy : concat()) {
+            if (policy.namespaces().primary()) return Optional.empty();
+            all.addAll(policy.namespaces().names());
+        }
+        return Optional.of(all);
+    }
+
+    private java.util.List<BundlePolicy> concat() {
+        java.util.List<BundlePolicy> all = new java.util.ArrayList<>(bundles.values());
+        all.add(defaults);
+        return all;
+    }
+}

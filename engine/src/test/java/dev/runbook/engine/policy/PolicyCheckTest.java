@@ -1,0 +1,126 @@
+package dev.runbook.engine.policy;
+
+import dev.runbook.engine.TestBundles;
+import dev.runbook.engine.check.PlanProblem;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
+import dev.runbook.rules.fact.Primary;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The plan check under the administrator's policy: rules of the test bundles "reaching" (which keeps
+ * to its primary's namespace) and "reaching-anywhere" (limits.namespaces: any) that bind cluster-admin,
+ * run a Job in kube-system, write an object without a namespace, write an undeclared kind, or write to
+ * a neighbouring namespace, each when the Store's spec.reach names it.
+ */
+class PolicyCheckTest {
+    private static final Instant NOW = Instant.parse("2026-12-01T09:00:00Z");
+
+    private static Decision decide(String bundle, String reach, Policy policy) {
+        return DecisionCycle.run(TestBundles.compiled(bundle), observe(reach), policy);
+    }
+
+    /** Without a policy: the default one. */
+    private static Decision decide(String bundle, String reach) {
+        return DecisionCycle.run(TestBundles.compiled(bundle), observe(reach));
+    }
+
+    private static Observation observe(String reach) {
+        Primary store = new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                "metadata", Map.of("name", "main", "namespace", "demo", "uid", "u-1"),
+                "spec", Map.of("reach", reach)));
+        return new Observation(store, List.of(), NOW);
+    }
+
+    private static Policy policy(String yaml) {
+        return PolicyParser.parse("policy.yaml", yaml);
+    }
+
+    private static List<PlanProblem.Kind> refusals(Decision decision) {
+        return decision.problems().stream().map(PlanProblem::kind).toList();
+    }
+
+    @Test
+    void aClusterRoleBindingIsRefusedUnlessThePolicyAllowsClusterScopedBindings() {
+        Decision refused = decide("reaching-anywhere", "cluster-admin");
+        assertThat(refusals(refused)).containsExactly(PlanProblem.Kind.CLUSTER_SCOPED);
+        assertThat(refused.problems().get(0).message())
+                .contains("apply ClusterRoleBinding take-over is refused", "cluster-scoped", "bundles.reaching-anywhere.clusterScoped");
+        assertThat(refused.actions()).singleElement().satisfies(a -> assertThat(a.action().getTarget().getNamespace()).isEmpty());
+
+        Decision allowed = decide("reaching-anywhere", "cluster-admin", policy("""
+                bundles:
+                  reaching-anywhere:
+                    clusterScoped: [ClusterRoleBinding]
+                """));
+        assertThat(allowed.problems()).isEmpty();
+    }
+
+    @Test
+    void aJobInKubeSystemIsRefusedEvenWhenTheBundleAllowsAnyNamespace() {
+        Decision decision = decide("reaching-anywhere", "kube-system");
+        assertThat(refusals(decision)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(decision.problems().get(0).message()).contains("apply Job kube-system/host is refused",
+                "namespace kube-system is outside what the default policy grants bundle reaching-anywhere");
+    }
+
+    @Test
+    void anObjectWithoutANamespaceLandsInThePrimarysNamespaceNeverTheClientsDefault() {
+        Decision decision = decide("reaching", "no-namespace");
+        assertThat(decision.problems()).isEmpty();
+        assertThat(decision.actions()).singleElement().satisfies(a -> {
+            assertThat(a.action().getTarget().getNamespace()).isEqualTo("demo");
+            assertThat(a.action().toMap()).extractingByKey("object").asString().contains("namespace=demo");
+        });
+    }
+
+    @Test
+    void aKindTheBundleDoesNotDeclareIsRefusedUnlessThePolicyListsIt() {
+        assertThat(refusals(decide("reaching", "secret"))).containsExactly(PlanProblem.Kind.PROTECTED_KIND);
+        assertThat(decide("reaching", "secret", policy("""
+                defaults:
+                  kinds: [Store, Secret]
+                """)).problems()).isEmpty();
+        // The bundle narrows: a kind it protects stays refused whatever the policy lists.
+        assertThat(refusals(decide("reaching", "cluster-admin", policy("""
+                bundles:
+                  reaching:
+                    clusterScoped: [ClusterRoleBinding, Namespace]
+                """)))).isEmpty();
+    }
+
+    @Test
+    void theBundleCanOnlyNarrowTheNamespacesThePolicyGrants() {
+        Policy grantsBoth = policy("""
+                bundles:
+                  reaching: {namespaces: [demo, neighbour]}
+                  reaching-anywhere: {namespaces: [demo, neighbour]}
+                """);
+        assertThat(decide("reaching-anywhere", "neighbour", grantsBoth).problems()).isEmpty();
+        Decision narrowed = decide("reaching", "neighbour", grantsBoth);
+        assertThat(refusals(narrowed)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(narrowed.problems().get(0).message()).contains("limits.namespaces: any");
+        // Granting only other namespaces takes the primary's own away too.
+        assertThat(refusals(decide("reaching", "no-namespace", policy("""
+                defaults: {namespaces: [neighbour]}
+                """)))).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+    }
+
+    @Test
+    void thePrimarysNamespaceIsNotGrantedWhenItIsReserved() {
+        Primary inOperatorNamespace = new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                "metadata", Map.of("name", "main", "namespace", "runbook-system", "uid", "u-1"),
+                "spec", Map.of("reach", "no-namespace")));
+        Decision decision = DecisionCycle.run(TestBundles.compiled("reaching"),
+                new Observation(inOperatorNamespace, List.of(), NOW), Policy.DEFAULT.reserving("runbook-system"));
+        assertThat(refusals(decision)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(decision.problems().get(0).message()).contains("namespace runbook-system is reserved");
+    }
+}

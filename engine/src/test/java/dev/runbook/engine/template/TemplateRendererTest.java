@@ -1,0 +1,93 @@
+package dev.runbook.engine.template;
+
+import dev.runbook.engine.problem.Problem;
+import dev.runbook.rules.action.Apply;
+import dev.runbook.rules.action.ApplyTemplate;
+import dev.runbook.rules.fact.Params;
+import dev.runbook.rules.fact.Primary;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Rendering, and the cache that makes a cycle over unchanged inputs render nothing. */
+class TemplateRendererTest {
+    private static final String CONFIG = """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata:
+              name: @{primary.name}-config
+            data:
+              image: "@{primary.str("spec.image", "store:1.0")}"
+              level: @{params.str("level")}
+              size: "@{size}"
+            """;
+    private static final String NOT_AN_OBJECT = "- @{primary.name}\n";
+
+    private final TemplateRenderer renderer = new TemplateRenderer(templates());
+
+    private static TemplateSet templates() {
+        List<Problem> problems = new ArrayList<>();
+        TemplateSet set = TemplateSet.compile(Map.of("templates/config.yaml", CONFIG,
+                "templates/list.yaml", NOT_AN_OBJECT), problems);
+        assertThat(problems).isEmpty();
+        return set;
+    }
+
+    private static Primary store(String image) {
+        return new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                "metadata", Map.of("name", "main", "namespace", "demo"), "spec", Map.of("image", image)));
+    }
+
+    private Apply render(Primary primary, String level, String size) {
+        return renderer.render(new ApplyTemplate("config.yaml", Map.of("size", size)), primary,
+                new Params(Map.of("level", level)));
+    }
+
+    @Test
+    void unchangedInputsGiveTheSameRenderedObjectWithoutRenderingAgain() {
+        Apply first = render(store("store:1.4"), "info", "1Gi");
+        Apply again = render(store("store:1.4"), "info", "1Gi");
+
+        assertThat(again).isSameAs(first);
+        assertThat(first.getObject()).extracting("metadata").isEqualTo(Map.of("name", "main-config", "namespace", "demo"));
+    }
+
+    @Test
+    void anyChangedInputRendersAnew() {
+        Apply base = render(store("store:1.4"), "info", "1Gi");
+
+        assertThat(render(store("store:1.5"), "info", "1Gi").getObject()).extracting("data")
+                .isEqualTo(Map.of("image", "store:1.5", "level", "info", "size", "1Gi"));
+        assertThat(render(store("store:1.4"), "debug", "1Gi").getObject()).extracting("data")
+                .isEqualTo(Map.of("image", "store:1.4", "level", "debug", "size", "1Gi"));
+        assertThat(render(store("store:1.4"), "info", "2Gi").getObject()).extracting("data")
+                .isEqualTo(Map.of("image", "store:1.4", "level", "info", "size", "2Gi"));
+        assertThat(render(store("store:1.4"), "info", "1Gi")).isSameAs(base);
+    }
+
+    @Test
+    void aPrimaryChangeOutsideWhatTheTemplateReadsGivesAnEqualObject() {
+        Apply before = render(store("store:1.4"), "info", "1Gi");
+        Primary withStatus = new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                "metadata", Map.of("name", "main", "namespace", "demo"), "spec", Map.of("image", "store:1.4"),
+                "status", Map.of("phase", "Healthy")));
+
+        Apply after = render(withStatus, "info", "1Gi");
+        assertThat(after.toMap()).isEqualTo(before.toMap());
+    }
+
+    @Test
+    void aTemplateThatIsNotAnObjectFailsEveryTimeNamingTheFile() {
+        ApplyTemplate list = new ApplyTemplate("list.yaml", Map.of());
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> renderer.render(list, store("store:1.4"), new Params(Map.of())))
+                    .isInstanceOf(TemplateRenderer.TemplateException.class)
+                    .hasMessageContaining("templates/list.yaml");
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.runbook.operator.health;
+
+import dev.runbook.operator.kube.EventWriter;
+import dev.runbook.rules.fact.ObjectRef;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Two operators that act on the same cluster without leader election double every action, and nothing
+ * else would tell. So each operator that acts keeps a presence Lease in its own namespace
+ * ({@code runbook-presence-IDENTITY}, label {@value #LABEL}), renewed every {@link #PERIOD}, and looks
+ * at the others': a fresh one from another identity is warned about (a log line, a Warning event
+ * {@value #REASON} on that Lease, and the gauge {@value #METRIC}). A standby replica under leader
+ * election does not act, so it keeps no presence Lease and is never counted.
+ */
+public final class OperatorPresence {
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorPresence.class);
+    public static final String LABEL = "runbook.dev/operator-presence";
+    public static final String REASON = "AnotherOperatorActing";
+    public static final String METRIC = "runbook_other_acting_operators";
+    public static final Duration PERIOD = Duration.ofSeconds(10);
+    /** A presence Lease not renewed for this long belongs to an operator that stopped. */
+    public static final Duration LEASE_DURATION = PERIOD.multipliedBy(3);
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String identity;
+    private final Clock clock;
+    private final EventWriter events;
+    private final AtomicInteger others = new AtomicInteger();
+    private final Set<String> warned = new LinkedHashSet<>();
+
+    public OperatorPresence(KubernetesClient client, String namespace, String identity, Clock clock, MeterRegistry registry) {
+        this.client = client;
+        this.namespace = namespace;
+        this.identity = identity;
+        this.clock = clock;
+        this.events = new EventWriter(client);
+        Gauge.builder(METRIC, others, AtomicInteger::get)
+                .description("Other operators acting on this cluster without leader election (presence Leases renewed "
+                        + "by another identity); should be 0")
+                .register(registry);
+    }
+
+    /** The presence Lease's name for an identity: a DNS name. */
+    static String leaseName(String identity) {
+        String name = "runbook-presence-" + identity.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+        name = name.length() > 63 ? name.substring(0, 63) : name;
+        return name.replaceAll("-+$", "");
+    }
+
+    /** Renews this operator's presence and looks at the others'; returns the other identities acting now. */
+    public synchronized List<String> renewAndLook() {
+        Instant now = clock.instant();
+        Lease mine = new LeaseBuilder().withNewMetadata().withName(leaseName(identity)).withNamespace(namespace)
+                .addToLabels(LABEL, "true").endMetadata()
+                .withNewSpec().withHolderIdentity(identity).withLeaseDurationSeconds((int) LEASE_DURATION.toSeconds())
+                .withRenewTime(ZonedDateTime.ofInstant(now, ZoneOffset.UTC)).endSpec().build();
+        client.leases().inNamespace(namespace).resource(mine).fieldManager("runbook-presence").forceConflicts().serverSideApply();
+        List<Lease> acting = client.leases().inNamespace(namespace).withLabel(LABEL, "true").list().getItems().stream()
+                .filter(lease -> lease.getSpec() != null && !identity.equals(lease.getSpec().getHolderIdentity()))
+                .filter(lease -> fresh(lease, now))
+                .toList();
+        others.set(acting.size());
+        for (Lease other : acting) warnOnce(other, now);
+        return acting.stream().map(l -> l.getSpec().getHolderIdentity()).toList();
+    }
+
+    private static boolean fresh(Lease lease, Instant now) {
+        ZonedDateTime renewed = lease.getSpec().getRenewTime();
+        Integer seconds = lease.getSpec().getLeaseDurationSeconds();
+        if (renewed == null) return false;
+        Duration duration = seconds == null ? LEASE_DURATION : Duration.ofSeconds(seconds);
+        return renewed.toInstant().plus(duration).isAfter(now);
+    }
+
+    private void warnOnce(Lease other, Instant now) {
+        String holder = other.getSpec().getHolderIdentity();
+        if (!warned.add(holder)) return;
+        String message = "another operator (" + holder + ") acts on this cluster besides this one (" + identity
+                + "), without leader election: every action is applied twice. Run one operator, or all with --leader-election";
+        LOG.warn(message);
+        try {
+            events.record(ObjectRef.of("coordination.k8s.io/v1", "Lease", namespace, other.getMetadata().getName()),
+                    other.getMetadata().getUid(), "Warning", REASON, message, now);
+        } catch (RuntimeException e) {
+            LOG.debug("could not record the event: {}", e.getMessage());
+        }
+    }
+
+    /** Removes this operator's presence Lease: it stops acting. */
+    public void withdraw() {
+        try {
+            client.leases().inNamespace(namespace).withName(leaseName(identity)).delete();
+        } catch (RuntimeException e) {
+            LOG.debug("could not delete the presence Lease: {}", e.getMessage());
+        }
+    }
+}

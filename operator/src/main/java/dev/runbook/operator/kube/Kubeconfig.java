@@ -1,0 +1,65 @@
+package dev.runbook.operator.kube;
+
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.yaml.TextFiles;
+import dev.runbook.engine.yaml.YamlFile;
+import dev.runbook.operator.error.RootCause;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The API client {@code runbook run} uses, from KUBECONFIG (a list of files, as kubectl reads it),
+ * else {@code ~/.kube/config}, else the pod's service account. Each kubeconfig file is read as text and
+ * parsed as YAML first, so that a broken one is reported as {@code file:line:col: message} in one line
+ * rather than as the client's stack trace; whatever else the client refuses is reported in one line too.
+ */
+public final class Kubeconfig {
+    /** A kubeconfig is small; this keeps a wrong file (an image, a log) from being parsed at length. */
+    static final long MAX_BYTES = 1L << 20;
+
+    private Kubeconfig() {}
+
+    /** @throws InvalidInputException naming the kubeconfig file (and line) that cannot be used */
+    public static KubernetesClient connect(Map<String, String> environment) {
+        List<Path> files = files(environment);
+        for (Path file : files) check(file);
+        try {
+            return new KubernetesClientBuilder().build();
+        } catch (RuntimeException e) {
+            String where = files.isEmpty() ? "the pod's service account" : files.get(0).toString();
+            throw new InvalidInputException(Problem.inFile(where, "cannot be used to reach a cluster: "
+                    + RootCause.message(e) + " (set KUBECONFIG to a working kubeconfig, e.g. one `kubectl get ns` accepts)"));
+        }
+    }
+
+    /** The files KUBECONFIG names (the ones that exist, as kubectl skips missing ones), else ~/.kube/config if it exists. */
+    static List<Path> files(Map<String, String> environment) {
+        List<Path> files = new ArrayList<>();
+        String list = environment.get("KUBECONFIG");
+        if (list != null && !list.isBlank()) {
+            for (String entry : list.split(File.pathSeparator)) {
+                if (!entry.isBlank() && Files.isRegularFile(Path.of(entry))) files.add(Path.of(entry));
+            }
+            return files;
+        }
+        Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
+        if (Files.isRegularFile(home)) files.add(home);
+        return files;
+    }
+
+    private static void check(Path file) {
+        String text = TextFiles.read(file, file.toString(), MAX_BYTES, "a kubeconfig");
+        if (!(YamlFile.toJava(YamlFile.document(file.toString(), text)) instanceof Map<?, ?>)) {
+            throw new InvalidInputException(Problem.inFile(file.toString(),
+                    "is not a kubeconfig: expected a mapping with clusters, users and contexts"));
+        }
+    }
+}

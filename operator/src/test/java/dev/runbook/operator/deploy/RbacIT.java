@@ -1,0 +1,114 @@
+package dev.runbook.operator.deploy;
+
+import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.TestCluster;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.yaml.snakeyaml.Yaml;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the service account of deploy/ can and cannot do, asked of a real control plane: deploy/'s
+ * ServiceAccount, Roles and RoleBindings are applied (in two fresh namespaces standing for
+ * runbook-system and the namespace the policy grants), then a SelfSubjectAccessReview is sent as that
+ * service account (impersonated) for each question. Skipped, with the reason, on the embedded server,
+ * which has no RBAC; .ci/run runs it against testenv/.
+ */
+@Tag("real-api-server")
+@RunbookIT
+class RbacIT {
+    static TestCluster cluster;
+    static KubernetesClient asOperator;
+    static String own;
+    static String granted;
+
+    @BeforeAll
+    static void applyDeploysRbac() throws IOException {
+        cluster.requireRealApiServer("RBAC");
+        own = cluster.newNamespace("rbac-own");
+        granted = cluster.newNamespace("rbac-granted");
+        Path deploy = DeployManifestsTest.projectRoot().resolve("deploy");
+        for (String file : List.of("20-rbac.yaml", "30-rbac-own-namespace.yaml")) {
+            try (Reader in = Files.newBufferedReader(deploy.resolve(file))) {
+                for (Object document : new Yaml().loadAll(in)) {
+                    String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(document)
+                            .replace("\"namespace\":\"" + DeployManifestsTest.NAMESPACE + "\"", "\"namespace\":\"" + own + "\"")
+                            .replace("\"namespace\":\"databases\"", "\"namespace\":\"" + granted + "\"");
+                    GenericKubernetesResource object = cluster.client().getKubernetesSerialization()
+                            .unmarshal(json, GenericKubernetesResource.class);
+                    cluster.client().resource(object).create();
+                }
+            }
+        }
+        String user = "system:serviceaccount:" + own + ":runbook-operator";
+        asOperator = new KubernetesClientBuilder().withConfig(new ConfigBuilder(cluster.client().getConfiguration())
+                .withImpersonateUsername(user)
+                .withImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + own, "system:authenticated")
+                .build()).build();
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        if (asOperator != null) asOperator.close();
+    }
+
+    private static boolean allowed(String verb, String group, String resource, String namespace) {
+        SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec().withNewResourceAttributes()
+                .withVerb(verb).withGroup(group).withResource(resource)
+                .withNamespace(namespace.equals("*") ? null : namespace.equals("own") ? own : namespace.equals("granted") ? granted : namespace)
+                .endResourceAttributes().endSpec().build();
+        return asOperator.authorization().v1().selfSubjectAccessReview().create(review).getStatus().getAllowed();
+    }
+
+    /** {@code own}: the operator's namespace; {@code granted}: the policy's; {@code *}: all namespaces (or cluster-scoped). */
+    @ParameterizedTest(name = "{0} {2} in {3}: {4}")
+    @CsvSource(delimiter = '|', textBlock = """
+            create | batch                     | jobs                     | kube-system | false
+            create | apps                      | statefulsets             | kube-system | false
+            delete | ''                        | pods                     | kube-system | false
+            create | ''                        | configmaps               | kube-system | false
+            create | batch                     | jobs                     | default     | false
+            list   | ''                        | pods                     | *           | false
+            create | rbac.authorization.k8s.io | clusterrolebindings      | *           | false
+            create | ''                        | secrets                  | granted     | false
+            get    | ''                        | secrets                  | granted     | false
+            update | ''                        | configmaps               | own         | false
+            patch  | ''                        | configmaps               | own         | false
+            create | ''                        | configmaps               | own         | false
+            delete | ''                        | configmaps               | own         | false
+            list   | ''                        | configmaps               | own         | true
+            watch  | ''                        | configmaps               | own         | true
+            create | coordination.k8s.io       | leases                   | own         | true
+            patch  | coordination.k8s.io       | leases                   | own         | true
+            create | batch                     | jobs                     | own         | false
+            patch  | ''                        | pods                     | granted     | true
+            delete | ''                        | pods                     | granted     | true
+            create | batch                     | jobs                     | granted     | true
+            create | apps                      | statefulsets             | granted     | true
+            patch  | postgres.runbook.dev      | postgresclusters/status  | granted     | true
+            watch  | postgres.runbook.dev      | postgresclusters         | granted     | true
+            create | ''                        | events                   | granted     | true
+            """)
+    void theServiceAccountCanDoWhatThePolicyGrantsAndNothingElse(String verb, String group, String resource, String namespace,
+                                                                  boolean expected) {
+        assertThat(allowed(verb, group, resource, namespace)).as("can %s %s/%s in %s", verb, group, resource, namespace)
+                .isEqualTo(expected);
+    }
+}

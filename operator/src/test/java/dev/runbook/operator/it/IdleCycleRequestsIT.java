@@ -1,0 +1,197 @@
+package dev.runbook.operator.it;
+
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.bundle.BundleSource;
+import dev.runbook.engine.compile.BundleCompiler;
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.record.CycleReport;
+import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.rules.fact.Primary;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A converged primary costs nothing per cycle: no write and no read, counted twice — by the API
+ * server's own request metrics ({@code apiserver_request_total}) for the primary's kind, which this test
+ * gives a group of its own so that nothing else on a shared control plane counts there, and by the
+ * operator's client for every request it sends (watches excepted: they stay open). Cycles are made
+ * frequent with a 1 s reconcile period. Skipped, with the reason, on the embedded server.
+ */
+@Tag("real-api-server")
+@RunbookIT
+class IdleCycleRequestsIT {
+    /** A group no other test uses, so that the server's per-group counters are this test's alone. */
+    private static final String GROUP = "idle.perf.runbook.dev";
+    private static final Path WEB_APP = Path.of("src/test/resources/bundles/web-app");
+    private static final Pattern COUNTER = Pattern.compile("^apiserver_request_total\\{([^}]*)} ([0-9.e+]+)$");
+    private static final Set<String> REQUEST_VERBS = Set.of("GET", "POST", "PUT", "PATCH", "APPLY", "DELETE");
+
+    @TempDir
+    static Path work;
+
+    static TestCluster cluster;
+    static final List<String> clientRequests = Collections.synchronizedList(new ArrayList<>());
+
+    @TestNamespace("idle")
+    String namespace;
+
+    @Test
+    void aConvergedPrimaryCostsNoRequestPerCycle() throws IOException {
+        cluster.requireRealApiServer("the API server's request metrics");
+        cluster.installCrd(ownGroup(WEB_APP.resolve("crds/webapps.test.runbook.dev.yaml"), "webapps." + GROUP + ".yaml"));
+        CompiledBundle bundle = BundleCompiler.compile(everySecond(BundleLoader.load(WEB_APP)));
+        KubernetesClient admin = cluster.client();
+
+        AtomicInteger cycles = new AtomicInteger();
+        AtomicReference<CycleReport> last = new AtomicReference<>();
+        CycleListener listener = new CycleListener() {
+            @Override
+            public void cycleRecorded(Primary primary, CycleReport report) {
+                last.set(report);
+                cycles.incrementAndGet();
+            }
+        };
+        try (KubernetesClient operatorClient = countingClient();
+             RunbookOperator operator = new RunbookOperator(operatorClient, List.of(bundle), Set.of(namespace),
+                     Clock.systemUTC(), listener)) {
+            operator.start();
+            admin.secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata().withName("shop-db")
+                    .addToLabels("app.kubernetes.io/instance", "shop").endMetadata().addToStringData("password", "x").build()).create();
+            admin.genericKubernetesResources(webApps()).inNamespace(namespace).resource(webApp("shop", namespace)).create();
+
+            // Converged: a cycle whose every action came out NONE, and the one after it.
+            await().atMost(TestCluster.CONVERGE).until(() -> converged(last.get()) && phase(admin, namespace).equals("Serving"));
+            int settled = cycles.get();
+            await().atMost(TestCluster.CONVERGE).until(() -> cycles.get() >= settled + 2 && converged(last.get()));
+
+            Map<String, Double> serverBefore = primaryKindRequests(admin);
+            clientRequests.clear();
+            int from = cycles.get();
+            await().atMost(TestCluster.CONVERGE).until(() -> cycles.get() >= from + 4);
+            int counted = cycles.get() - from;
+            List<String> sent = List.copyOf(clientRequests);
+            Map<String, Double> serverAfter = primaryKindRequests(admin);
+
+            assertThat(converged(last.get())).as("still converged at the end").isTrue();
+            assertThat(difference(serverBefore, serverAfter))
+                    .as("the API server's count of requests on %s webapps over %d idle cycles", GROUP, counted).isEmpty();
+            assertThat(sent).as("the operator's requests over %d idle cycles", counted).isEmpty();
+        }
+    }
+
+    private static boolean converged(CycleReport report) {
+        return report != null && report.failure() == null && !report.applied().isEmpty()
+                && report.applied().stream().allMatch(a -> a.outcome().name().equals("NONE"));
+    }
+
+    /** The operator's own client, counting every request but the informers' watches. */
+    private static KubernetesClient countingClient() throws IOException {
+        Config config = Config.fromKubeconfig(Files.readString(Path.of(TestCluster.kubeconfig())));
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(builder ->
+                builder.addOrReplaceInterceptor("count-requests", new Interceptor() {
+                    @Override
+                    public void before(BasicBuilder basic, HttpRequest request, RequestTags tags) {
+                        String query = request.uri().getQuery();
+                        if (query == null || !query.contains("watch=true")) {
+                            clientRequests.add(request.method() + " " + request.uri().getPath());
+                        }
+                    }
+                })).build();
+    }
+
+    /** Requests on this test's own group, by verb, resource, subresource and code, from /metrics. */
+    private static Map<String, Double> primaryKindRequests(KubernetesClient admin) {
+        Map<String, Double> counts = new TreeMap<>();
+        for (String line : admin.raw("/metrics").split("\n")) {
+            Matcher m = COUNTER.matcher(line);
+            if (!m.matches() || !m.group(1).contains("group=\"" + GROUP + "\"")) continue;
+            Map<String, String> labels = new HashMap<>();
+            for (String pair : m.group(1).split(",")) {
+                int eq = pair.indexOf('=');
+                labels.put(pair.substring(0, eq), pair.substring(eq + 2, pair.length() - 1));
+            }
+            if (!REQUEST_VERBS.contains(labels.get("verb"))) continue;
+            counts.merge(labels.get("verb") + " " + labels.get("resource") + "/" + labels.get("subresource")
+                    + " " + labels.get("code"), Double.parseDouble(m.group(2)), Double::sum);
+        }
+        return counts;
+    }
+
+    private static Map<String, Double> difference(Map<String, Double> before, Map<String, Double> after) {
+        Map<String, Double> grew = new TreeMap<>();
+        after.forEach((key, value) -> {
+            double delta = value - before.getOrDefault(key, 0.0);
+            if (delta > 0) grew.put(key, delta);
+        });
+        return grew;
+    }
+
+    private static String phase(KubernetesClient admin, String namespace) {
+        GenericKubernetesResource app = admin.genericKubernetesResources(webApps()).inNamespace(namespace).withName("shop").get();
+        Object status = app == null ? null : app.getAdditionalProperties().get("status");
+        return status instanceof Map<?, ?> map ? String.valueOf(map.get("phase")) : "";
+    }
+
+    private static ResourceDefinitionContext webApps() {
+        return new ResourceDefinitionContext.Builder().withGroup(GROUP).withVersion("v1").withKind("WebApp")
+                .withPlural("webapps").withNamespaced(true).build();
+    }
+
+    private static GenericKubernetesResource webApp(String name, String namespace) {
+        GenericKubernetesResource app = new GenericKubernetesResource();
+        app.setApiVersion(GROUP + "/v1");
+        app.setKind("WebApp");
+        app.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        app.setAdditionalProperty("spec", Map.of("greeting", "hi"));
+        return app;
+    }
+
+    /** The web-app CRD under this test's own group. */
+    private static Path ownGroup(Path crd, String fileName) throws IOException {
+        Path copy = work.resolve(fileName);
+        Files.writeString(copy, Files.readString(crd).replace("test.runbook.dev", GROUP));
+        return copy;
+    }
+
+    /** The web-app bundle for this test's group, reconciled every second. */
+    private static BundleSource everySecond(BundleSource source) {
+        Map<String, String> files = new HashMap<>(source.files());
+        files.computeIfPresent("bundle.yaml", (path, text) -> text.replace("test.runbook.dev/v1", GROUP + "/v1")
+                .replace("reconcilePeriod: 5m", "reconcilePeriod: 1s"));
+        return new BundleSource("web-app, every second", files);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.runbook.operator.kube;
+
+import dev.runbook.engine.problem.InvalidInputException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** A kubeconfig that cannot be used is named in one line, with its line and column when it is not YAML. */
+class KubeconfigTest {
+    @TempDir
+    Path dir;
+
+    private String refusal(Path kubeconfig) {
+        InvalidInputException e = catchThrowableOfType(InvalidInputException.class,
+                () -> Kubeconfig.connect(Map.of("KUBECONFIG", kubeconfig.toString())).close());
+        assertThat(e).as("refused").isNotNull();
+        assertThat(e.getProblems()).hasSize(1);
+        String message = e.getProblems().get(0).toString();
+        assertThat(message).doesNotContain("\n\tat ");
+        return message;
+    }
+
+    @Test
+    void brokenYamlIsNamedWithItsLine() throws IOException {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), "apiVersion: v1\nkind: Config\nclusters: [a\n");
+        assertThat(refusal(kubeconfig)).startsWith(kubeconfig + ":4:1: not valid YAML");
+    }
+
+    @Test
+    void aBinaryFileIsNamedAsNotText() throws IOException {
+        Path kubeconfig = Files.write(dir.resolve("config"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0});
+        assertThat(refusal(kubeconfig)).startsWith(kubeconfig + ":1:1: not UTF-8 text");
+    }
+
+    @Test
+    void aYamlListIsNotAKubeconfig() throws IOException {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), "- a\n- b\n");
+        assertThat(refusal(kubeconfig)).contains("is not a kubeconfig");
+    }
+}

@@ -1,0 +1,43 @@
+package dev.runbook.runbooks;
+
+import dev.runbook.engine.scenario.CycleTester;
+import dev.runbook.rules.fact.ObjectPath;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A value a user writes in the spec stays one value in the objects the templates render, even one the
+ * CRD's schema would refuse (as an older CRD, or a cluster without the schema, might let through):
+ * the templates quote what they take from the spec, so {@code image: {evil:1}} renders as the string
+ * "{evil:1}", which the API server then refuses as an image, instead of as a YAML mapping.
+ */
+class TemplateSafetyTest {
+    private static final Path BUNDLE = Path.of("postgres-cluster");
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cluster(String image, String size) {
+        Map<String, Object> spec = new LinkedHashMap<>(Map.of("instances", 1, "image", image, "storage", Map.of("size", size)));
+        return new LinkedHashMap<>(Map.of("apiVersion", "postgres.runbook.dev/v1alpha1", "kind", "PostgresCluster",
+                "metadata", Map.of("name", "pg", "namespace", "demo", "uid", "u-1"), "spec", spec));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{evil: 1}", "{evil:1}", "[a, b]", "x:1\nhostPID: true", "'quoted'", "\"double\""})
+    @SuppressWarnings("unchecked")
+    void aSpecValueRendersAsOneStringWhateverItHolds(String value) {
+        List<Map<String, Object>> actions = CycleTester.of(BUNDLE).given(cluster(value, value)).fire().actions();
+        Map<String, Object> statefulSet = actions.stream()
+                .filter(a -> "apply".equals(a.get("action")) && "StatefulSet".equals(((Map<String, Object>) a.get("target")).get("kind")))
+                .map(a -> (Map<String, Object>) a.get("object")).findFirst().orElseThrow();
+        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.containers[0].image")).isEqualTo(value);
+        assertThat(ObjectPath.read(statefulSet, "spec.volumeClaimTemplates[0].spec.resources.requests.storage")).isEqualTo(value);
+        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.hostPID")).isNull();
+    }
+}
