@@ -117,7 +117,7 @@ class PostgresExploreTest {
             changed = text.substring(0, start) + text.substring(end);
         } else {
             String guarded = "rule \"A new instance without a role joins as a replica\"\nwhen\n"
-                    + "    Primary(str(\"status.currentPrimary\", \"\") != \"\", $current : str(\"status.currentPrimary\", \"\"))\n"
+                    + "    Cluster(current != \"\", $current : current)\n"
                     + "    not Paused()\n";
             assertThat(text).as("the pause guard in " + file + " (changed? update this test)").contains(guarded);
             changed = text.replace(guarded, guarded.replace("    not Paused()\n", ""));

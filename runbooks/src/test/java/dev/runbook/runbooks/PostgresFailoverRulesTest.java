@@ -1,9 +1,12 @@
 package dev.runbook.runbooks;
 
 import dev.runbook.engine.scenario.CycleTester;
+import dev.runbook.engine.state.StateFiles;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,10 +27,29 @@ class PostgresFailoverRulesTest {
     }
 
     @Test
-    void aLongerDelayParameterPostponesTheFailover() {
-        // spec.failoverDelay (30s) wins over the parameter, so remove nothing: check the parameter is read
-        // for a cluster whose spec does not set it.
-        FAILED.at("2026-11-30T08:58:50Z").fire().assertNotFired(START);
+    void theSpecsFailoverDelayWinsOverTheParameter() {
+        // the sample sets spec.failoverDelay: 30s; the primary has been not ready for 90s at 09:00
+        FAILED.param("failoverDelay", "10m").at("2026-11-30T09:00:00Z").fire().assertFired(START);
+    }
+
+    @Test
+    void withoutASpecDelayTheFailoverDelayParameterDecides() {
+        CycleTester unset = CycleTester.of(BUNDLE).given(withoutSpecFailoverDelay(BUNDLE.resolve("samples/primary-failed.yaml")));
+        unset.param("failoverDelay", "2m").at("2026-11-30T09:00:00Z").fire().assertNotFired(START);
+        unset.param("failoverDelay", "1m").at("2026-11-30T09:00:00Z").fire().assertFired(START);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object>[] withoutSpecFailoverDelay(Path stateFile) {
+        return StateFiles.read(List.of(stateFile)).stream().map(observed -> {
+            Map<String, Object> object = new LinkedHashMap<>(observed.object());
+            if (object.get("spec") instanceof Map<?, ?> spec && spec.containsKey("failoverDelay")) {
+                Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) spec);
+                copy.remove("failoverDelay");
+                object.put("spec", copy);
+            }
+            return object;
+        }).toArray(Map[]::new);
     }
 
     @Test

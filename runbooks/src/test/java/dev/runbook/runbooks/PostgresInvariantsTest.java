@@ -40,7 +40,7 @@ class PostgresInvariantsTest {
         assertThat(result.passed()).isFalse();
         assertThat(result.failures()).anySatisfy(f -> assertThat(f)
                 .startsWith("step 2 (someone labels pg-1 primary): ")
-                .contains("two-primaries.yaml:11: invariant violated: At most one pod is labelled primary: "
+                .contains("two-primaries.yaml:12: invariant violated: At most one pod is labelled primary: "
                         + "pg-0 and pg-1 are all labelled primary"));
         assertThat(result.failures()).anySatisfy(f -> assertThat(f)
                 .contains("invariant violated: The read-write Service never selects two pods: the Service pg-rw selects pg-0 and pg-1"));

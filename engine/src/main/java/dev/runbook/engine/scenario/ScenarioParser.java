@@ -193,7 +193,8 @@ public final class ScenarioParser {
     private static WorldChange change(String type, YamlMap change) {
         Node value = change.node(type);
         int line = change.line(type);
-        String impliedKind = type.startsWith("pod") || type.equals("deletePod") ? "Pod" : type.startsWith("job") ? "Job" : null;
+        String impliedKind = type.startsWith("pod") || type.equals("deletePod") ? "Pod" : type.startsWith("job") ? "Job"
+                : type.startsWith("node") ? "Node" : null;
         if (value instanceof ScalarNode) {
             if (impliedKind == null) {
                 throw change.error(type, "needs a mapping, e.g. " + type + ": {kind: Pod, name: pg-0, ...}");

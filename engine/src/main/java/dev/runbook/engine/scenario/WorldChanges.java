@@ -14,11 +14,13 @@ public final class WorldChanges {
      */
     public static void apply(WorldChange change, Simulator simulator, String primaryNamespace, String file) {
         String namespace = change.fields().get("namespace") == null ? primaryNamespace : String.valueOf(change.fields().get("namespace"));
-        ObjectRef ref = Simulator.ref(change.kind(), namespace, change.name());
+        ObjectRef ref = NodeChanges.TYPES.contains(change.type()) ? NodeChanges.ref(change.name())
+                : Simulator.ref(change.kind(), namespace, change.name());
         Map<String, Object> fields = change.fields();
         try {
             switch (change.type()) {
                 case "podNotReady" -> simulator.podNotReady(ref);
+                case "nodeNotReady", "nodeReady" -> NodeChanges.apply(change.type(), simulator, change.name());
                 case "podReady" -> simulator.podReady(ref);
                 case "deletePod" -> simulator.deletePod(ref);
                 case "jobSucceeds" -> simulator.jobSucceeds(ref);

@@ -28,7 +28,8 @@ class PlanCommandTest {
         assertThat(plan).containsEntry("valid", true).containsEntry("now", "2026-11-30T09:00:00Z");
         assertThat((List<Map<String, Object>>) plan.get("fired")).anySatisfy(firing -> {
             assertThat(firing.get("rule")).isEqualTo("Start a failover when the primary has been not ready for longer than failoverDelay");
-            assertThat((List<String>) firing.get("matched")).anyMatch(m -> m.startsWith("Member( pod=Pod demo/pg-2"));
+            // the best replica, pg-2, is among the facts the rule matched (as the derived BestReplica)
+            assertThat((List<String>) firing.get("matched")).anyMatch(m -> m.startsWith("BestReplica( member=Member( pod=Pod demo/pg-2"));
         });
         assertThat((List<Map<String, Object>>) plan.get("actions")).anySatisfy(action -> {
             assertThat(action).containsEntry("action", "setStatus").containsEntry("path", "targetPrimary").containsEntry("value", "pg-2");

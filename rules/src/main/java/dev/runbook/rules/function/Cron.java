@@ -38,6 +38,19 @@ public final class Cron {
     }
 
     /**
+     * What is wrong with a schedule, or null when it is valid: the message {@link #validate} would
+     * throw. For a rule that reports a bad schedule instead of failing on it.
+     */
+    public static String problem(String schedule) {
+        try {
+            validate(schedule);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
      * The most recent scheduled time at or before {@code now}: for {@code 0 2 * * *} at
      * 2026-11-30T09:15:00Z this is 2026-11-30T02:00:00Z, and at exactly 02:00:30 it is 02:00 that day.
      *

@@ -1,6 +1,7 @@
 package dev.runbook.rules.function;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -104,6 +105,32 @@ public final class Durations {
         } catch (ArithmeticException e) {
             throw invalid(text, "it is too long to count in milliseconds; use seconds(...) instead");
         }
+    }
+
+    /**
+     * Whole seconds from {@code since} to {@code now}, rounded down: 0 when {@code since} is null
+     * (nothing recorded yet) or lies after {@code now}. For "how long has this been so" when the
+     * start was recorded in status.
+     */
+    public static long secondsSince(Instant since, Instant now) {
+        if (since == null || now == null) return 0L;
+        return Math.max(0L, Duration.between(since, now).getSeconds());
+    }
+
+    /**
+     * How long to wait from {@code now} until {@code then}, in whole seconds rounded up and at least
+     * one, written as a duration such as {@code "15s"}: the argument of a requeue that should wake the
+     * rules up at {@code then}. A time in the past gives {@code "1s"}.
+     *
+     * @throws IllegalArgumentException when either time is null
+     */
+    public static String secondsUntil(Instant now, Instant then) {
+        if (now == null || then == null) {
+            throw new IllegalArgumentException("secondsUntil needs two times, got " + now + " and " + then
+                    + ": pass Instants, such as the cycle's Clock time");
+        }
+        long millis = Duration.between(now, then).toMillis();
+        return Math.max(1L, (millis + 999L) / 1000L) + "s";
     }
 
     /**

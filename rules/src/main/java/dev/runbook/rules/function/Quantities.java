@@ -69,6 +69,19 @@ public final class Quantities {
     }
 
     /**
+     * What keeps {@link #bytes} from reading the quantity, or null when it reads it: for a rule that
+     * reports a bad size instead of failing on it.
+     */
+    public static String bytesProblem(String quantity) {
+        try {
+            bytes(quantity);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
      * A memory or storage quantity in bytes: {@code 1Gi} is 1073741824, {@code 1G} is 1000000000. A
      * fractional number of bytes is rounded up to the next whole byte, as Kubernetes does
      * ({@code 0.5Ki} is 512, {@code 1.5} is 2). The suffixes {@code m}, {@code u} and {@code n} are

@@ -82,6 +82,19 @@ public final class Versions {
     }
 
     /**
+     * The major version of an image's tag, or -1 when its tag is not a version ({@code latest}, a
+     * digest only, no tag): 16 for {@code postgres:16.4}. For rules that treat an unreadable tag as a
+     * case of its own rather than as an error.
+     */
+    public static int imageMajor(String image) {
+        try {
+            return major(ofImage(image));
+        } catch (IllegalArgumentException notAVersion) {
+            return -1;
+        }
+    }
+
+    /**
      * The tag of a container image reference: {@code "16.2"} for {@code ghcr.io/org/postgres:16.2},
      * for {@code postgres:16.2@sha256:...} and for {@code host:5000/pg:16.2}. The tag is returned as
      * written; pass it to {@link #compare} and the other functions when it is a version.

@@ -501,4 +501,11 @@ class CronTest {
         }
         return slots;
     }
+
+    @Test
+    void problemIsTheValidationMessageOrNull() {
+        assertThat(Cron.problem("0 2 * * *")).isNull();
+        assertThat(Cron.problem("0 2 * *")).contains("'0 2 * *'").contains("needs 5");
+        assertThat(Cron.problem(null)).startsWith("null is not a cron schedule");
+    }
 }

@@ -37,12 +37,18 @@ class DocumentedFunctionExamplesTest {
             "Durations", Durations.class,
             "Cron", Cron.class,
             "Versions", Versions.class,
-            "Quantities", Quantities.class);
+            "Quantities", Quantities.class,
+            "Names", Names.class,
+            "Backups", Backups.class,
+            "Lsn", Lsn.class);
     private static final ExampleEvaluator EVALUATOR = new ExampleEvaluator(Map.of(
             "Durations", Durations.class,
             "Cron", Cron.class,
             "Versions", Versions.class,
             "Quantities", Quantities.class,
+            "Names", Names.class,
+            "Backups", Backups.class,
+            "Lsn", Lsn.class,
             "Instant", Instant.class,
             "Duration", Duration.class));
 

@@ -142,4 +142,23 @@ class DurationsTest {
         assertThatIllegalArgumentException().isThrownBy(() -> Durations.parse(null))
                 .withMessage("null is not a duration: give a number and a unit, e.g. 500ms, 30s, 5m, 1h30m, 2d");
     }
+
+    @Test
+    void secondsUntilRoundsUpToAWholeSecondAndWaitsAtLeastOne() {
+        java.time.Instant now = java.time.Instant.parse("2026-11-30T09:00:00Z");
+        assertThat(Durations.secondsUntil(now, now.plusSeconds(15))).isEqualTo("15s");
+        assertThat(Durations.secondsUntil(now, now.plusMillis(15_001))).isEqualTo("16s");
+        assertThat(Durations.secondsUntil(now, now)).isEqualTo("1s");
+        assertThat(Durations.secondsUntil(now, now.minusSeconds(60))).isEqualTo("1s");
+        assertThatIllegalArgumentException().isThrownBy(() -> Durations.secondsUntil(null, now))
+                .withMessageContaining("secondsUntil needs two times");
+    }
+
+    @Test
+    void secondsSinceCountsWholeSecondsAndIsZeroWithoutAStart() {
+        java.time.Instant now = java.time.Instant.parse("2026-11-30T09:00:00Z");
+        assertThat(Durations.secondsSince(now.minusMillis(40_900), now)).isEqualTo(40);
+        assertThat(Durations.secondsSince(null, now)).isZero();
+        assertThat(Durations.secondsSince(now.plusSeconds(5), now)).isZero();
+    }
 }

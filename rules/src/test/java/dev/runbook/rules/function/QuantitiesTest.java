@@ -159,4 +159,11 @@ class QuantitiesTest {
         assertThatIllegalArgumentException().isThrownBy(() -> Quantities.bytes(null));
         assertThatIllegalArgumentException().isThrownBy(() -> Quantities.millis(null));
     }
+
+    @Test
+    void bytesProblemIsTheMessageOrNull() {
+        assertThat(Quantities.bytesProblem("16Mi")).isNull();
+        assertThat(Quantities.bytesProblem("16MB")).startsWith("'16MB' is not a quantity");
+        assertThat(Quantities.bytesProblem("500m")).contains("not a byte count");
+    }
 }

@@ -162,4 +162,13 @@ class VersionsTest {
         assertThatIllegalArgumentException().isThrownBy(() -> Versions.compare(null, "1"))
                 .withMessage("null is not a version: give dotted numbers, e.g. 15.10, v1.2.3, 2.0.0-rc.1");
     }
+
+    @Test
+    void imageMajorIsTheTagsMajorOrMinusOne() {
+        assertThat(Versions.imageMajor("postgres:16.4")).isEqualTo(16);
+        assertThat(Versions.imageMajor("ghcr.io/org/postgres:17.0@sha256:abc")).isEqualTo(17);
+        assertThat(Versions.imageMajor("postgres:latest")).isEqualTo(-1);
+        assertThat(Versions.imageMajor("postgres@sha256:abc")).isEqualTo(-1);
+        assertThat(Versions.imageMajor(null)).isEqualTo(-1);
+    }
 }
