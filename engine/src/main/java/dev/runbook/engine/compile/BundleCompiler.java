@@ -3,6 +3,9 @@ package dev.runbook.engine.compile;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.BundleSpecParser;
+import dev.runbook.engine.containment.AllowList;
+import dev.runbook.engine.containment.CodeContainment;
+import dev.runbook.engine.containment.ExpressionContainment;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
@@ -21,6 +24,7 @@ import org.kie.internal.io.ResourceFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +49,16 @@ public final class BundleCompiler {
         }
         List<Problem> errors = new ArrayList<>();
         List<Problem> warnings = new ArrayList<>();
-        TemplateSet templates = TemplateSet.compile(source.filesUnder("templates/", ".yaml"), errors);
+        Map<String, String> templateFiles = source.filesUnder(TemplateSet.DIRECTORY, ".yaml");
+        TemplateSet templates = TemplateSet.compile(templateFiles, errors);
+        // Conditions and templates are MVEL, interpreted: checked as written, before anything compiles them.
+        AllowList allowList = AllowList.standard();
+        List<Problem> uncontained = new ArrayList<>(ExpressionContainment.checkRules(drl, allowList));
+        uncontained.addAll(ExpressionContainment.checkTemplates(templateFiles, allowList));
+        if (!uncontained.isEmpty()) {
+            errors.addAll(uncontained);
+            throw sorted(errors);
+        }
 
         KnowledgeBuilderConfiguration configuration = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(
                 null, BundleCompiler.class.getClassLoader());
@@ -65,13 +78,20 @@ public final class BundleCompiler {
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
         }
-        if (!errors.isEmpty()) {
-            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line));
-            throw new InvalidInputException(errors);
-        }
+        if (!errors.isEmpty()) throw sorted(errors);
+        // Nothing of the bundle's code has run yet: check it, and bound it, before a KieBase defines it.
+        Collection<KiePackage> packages = builder.getKnowledgePackages();
+        List<Problem> refused = CodeContainment.check(packages, drl, allowList);
+        if (!refused.isEmpty()) throw sorted(new ArrayList<>(refused));
+        CodeContainment.instrument(packages);
         InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
-        kieBase.addPackages(builder.getKnowledgePackages());
+        kieBase.addPackages(packages);
         return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
+    }
+
+    private static InvalidInputException sorted(List<Problem> problems) {
+        problems.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
+        return new InvalidInputException(problems);
     }
 
     private static String required(BundleSource source, String path) {
