@@ -19,7 +19,7 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
     public static final Duration DEFAULT_CYCLE_DEADLINE = Duration.ofSeconds(5);
     public static final Duration DEFAULT_SCENARIO_DEADLINE = Duration.ofSeconds(30);
     public static final Duration DEFAULT_VETTING_DEADLINE = Duration.ofMinutes(2);
-    public static final long DEFAULT_CYCLE_MEMORY_MIB = 512;
+    public static final long DEFAULT_CYCLE_MEMORY_MIB = 256;
 
     public static final String CYCLE_PROPERTY = "runbook.cycleDeadline";
     public static final String SCENARIO_PROPERTY = "runbook.scenarioDeadline";

@@ -30,7 +30,6 @@ class RuleBudgetTest {
             loop-in-constraint       | (a condition, in function spinning)       | exceeded its deadline
             loop-catching-exceptions | Catch and carry on                        | exceeded its deadline
             deep-recursion           | Recurse without end                       | overflowed the stack
-            huge-allocation          | Allocate without end                      | exceeded the memory a cycle may use
             """)
     void runawayRuleCodeIsStoppedAndTheCycleFailsNamingTheRule(String bundle, String rule, String what) {
         Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
@@ -40,6 +39,21 @@ class RuleBudgetTest {
         assertThat(failure).isInstanceOf(RuleFailedException.class).hasMessageContaining(what);
         assertThat(((RuleFailedException) failure).rule()).isEqualTo(rule);
         assertThat(failure.getMessage()).contains("'" + rule + "'");
+    }
+
+    @Test
+    void aRuleThatAllocatesWithoutEndIsStoppedAtTheMemoryBudget() {
+        String before = System.getProperty(ContainmentLimits.MEMORY_PROPERTY);
+        System.setProperty(ContainmentLimits.MEMORY_PROPERTY, "64");
+        try {
+            Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                    () -> CycleTester.of(TestBundles.compiled("contained/huge-allocation")).given(STORE).fire()));
+            assertThat(failure).isInstanceOf(RuleMemoryExceededException.class)
+                    .hasMessageContaining("rule 'Allocate without end' exceeded the memory a cycle may use");
+        } finally {
+            if (before == null) System.clearProperty(ContainmentLimits.MEMORY_PROPERTY);
+            else System.setProperty(ContainmentLimits.MEMORY_PROPERTY, before);
+        }
     }
 
     @Test
