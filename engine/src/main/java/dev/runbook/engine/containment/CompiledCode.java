@@ -51,7 +51,8 @@ final class CompiledCode {
         for (Function f : pkg.getFunctions().values()) {
             if (f.getClassName().equals(outer)) return false;
         }
-        return internalName.endsWith("Invoker") && !internalName.contains("Accumulate");
+        // Drools' invokers hold no code of the bundle's, except inline accumulate code, refused earlier.
+        return internalName.endsWith("Invoker");
     }
 
     /** Replaces a class's bytecode; the KieBase defines classes from the store. */

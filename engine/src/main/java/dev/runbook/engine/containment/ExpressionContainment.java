@@ -18,6 +18,8 @@ public final class ExpressionContainment {
     private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?([\\w.$*]+)");
     private static final Pattern CONDITIONS = Pattern.compile("(?ms)^\\s*when\\b(.*?)^\\s*then\\b|^\\s*query\\b[^\\n]*\\n(.*?)^\\s*end\\b");
     private static final Pattern MVEL_DIALECT = Pattern.compile("\\bdialect\\s+[\"']mvel[\"']");
+    /** accumulate( ...; init(...), action(...), ...): Java code inside Drools' own invoker, not checked there. */
+    private static final Pattern INLINE_ACCUMULATE = Pattern.compile("\\baccumulate\\s*\\((?:[^;]*;)?\\s*init\\s*\\(");
     private static final Pattern TEMPLATE_HOLE = Pattern.compile("@(\\w*)\\{");
     private static final List<String> TEMPLATE_EXPRESSIONS = List.of("", "if", "elseif", "else", "foreach", "end", "comment");
 
@@ -32,6 +34,11 @@ public final class ExpressionContainment {
             while (dialect.find()) {
                 problems.add(at(file, text, dialect.start(), "dialect \"mvel\" is not allowed: a consequence in MVEL "
                         + "is interpreted and cannot be checked or bounded; write it in Java (the default dialect)"));
+            }
+            Matcher inline = INLINE_ACCUMULATE.matcher(code);
+            while (inline.find()) {
+                problems.add(at(file, text, inline.start(), "accumulate with init/action/result code is not allowed: "
+                        + "use an accumulate function (count, sum, min, max, collectList, ...) or a DRL function"));
             }
             MvelExpressionCheck check = new MvelExpressionCheck(allowList, classNames(code), name -> name.startsWith("$"), false);
             Matcher conditions = CONDITIONS.matcher(code);

@@ -3,6 +3,8 @@ package dev.runbook.engine.scenario;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.cycle.Decision;
 import dev.runbook.engine.cycle.DecisionCycle;
+import dev.runbook.engine.containment.ContainedRun;
+import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.cycle.FiringLimitExceededException;
 import dev.runbook.engine.cycle.Observation;
 import dev.runbook.engine.cycle.PlannedAction;
@@ -54,15 +56,21 @@ public final class ScenarioRunner {
                 }
             }
             if (failures.isEmpty()) {
-                Cycle last = scenario.isDrill()
-                        ? drill(bundle, scenario, simulator, fired, failures)
-                        : cycle(bundle, scenario, simulator, scenario.expect(), "", fired, failures);
-                if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
-                    idempotence(bundle, scenario, simulator, fired, failures);
-                }
+                // Every cycle of the scenario ends by the scenario's deadline too.
+                ContainedRun.scenario(() -> {
+                    Cycle last = scenario.isDrill()
+                            ? drill(bundle, scenario, simulator, fired, failures)
+                            : cycle(bundle, scenario, simulator, scenario.expect(), "", fired, failures);
+                    if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
+                        idempotence(bundle, scenario, simulator, fired, failures);
+                    }
+                    return last;
+                });
             }
         } catch (InvalidInputException e) {
             e.getProblems().forEach(p -> failures.add(p.toString()));
+        } catch (RuleContainmentException e) {
+            throw e; // code that ran away is not a failed expectation: `runbook test` exits 2, vetting refuses
         } catch (FiringLimitExceededException | RuleFailedException e) {
             failures.add(scenario.file() + ": " + e.getMessage());
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -4,6 +4,8 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.containment.ContainedRun;
+import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -57,13 +59,21 @@ public final class BundleVetting {
                     e.getProblems().stream().map(Problem::toString).toList());
         }
         List<String> failures = new ArrayList<>();
-        for (Scenario scenario : scenarios) {
-            ScenarioResult result = runner.run(bundle, scenario);
-            if (!result.passed()) {
-                // The first lines of the first failure say what differed; `runbook test` shows the rest.
-                List<String> lines = result.failures().get(0).lines().limit(SHOWN_LINES).toList();
-                failures.add("FAIL " + scenario.displayName() + ": " + String.join("\n    ", lines));
-            }
+        try {
+            // All scenarios together end by the vetting deadline: a runaway rule cannot hold the reload thread.
+            ContainedRun.vetting(() -> {
+                for (Scenario scenario : scenarios) {
+                    ScenarioResult result = runner.run(bundle, scenario);
+                    if (!result.passed()) {
+                        // The first lines of the first failure say what differed; `runbook test` shows the rest.
+                        List<String> lines = result.failures().get(0).lines().limit(SHOWN_LINES).toList();
+                        failures.add("FAIL " + scenario.displayName() + ": " + String.join("\n    ", lines));
+                    }
+                }
+                return failures;
+            });
+        } catch (RuleContainmentException e) {
+            throw new BundleRefusedException(origin + ": refused: " + e.getMessage());
         }
         if (!failures.isEmpty()) {
             throw new BundleRefusedException(origin + ": refused: " + failures.size() + " of " + scenarios.size()
