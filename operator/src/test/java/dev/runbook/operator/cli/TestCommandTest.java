@@ -23,7 +23,7 @@ class TestCommandTest {
                 ProjectFiles.of("engine/src/test/resources/bundles/contained/exit-in-consequence").toString());
 
         assertThat(result.exitCode()).as(result.out() + result.err()).isEqualTo(2);
-        assertThat(result.err()).startsWith("rules/attack.drl:9:5: java.lang.System.exit is not allowed in rules");
+        assertThat(result.err()).startsWith("rules/attack.drl:9:12: java.lang.System.exit is not allowed in rules");
     }
 
     @Test

@@ -53,7 +53,7 @@ class BundleVettingTest {
                 ProjectFiles.of("engine/src/test/resources/bundles/contained/exec-in-consequence")));
 
         assertThat(refusal.getMessage()).isEqualTo("configmap/ops/exec: refused: the bundle does not compile");
-        assertThat(refusal.details()).anySatisfy(d -> assertThat(d).startsWith("rules/attack.drl:9:5: java.lang.Runtime.getRuntime"));
+        assertThat(refusal.details()).anySatisfy(d -> assertThat(d).startsWith("rules/attack.drl:9:13: java.lang.Runtime.getRuntime"));
     }
 
     @Test
