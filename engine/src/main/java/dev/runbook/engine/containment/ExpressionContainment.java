@@ -9,14 +9,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The MVEL half of containment: the conditions of every rule and query (patterns, {@code from},
- * {@code accumulate}) and every template expression are checked with {@link MvelExpressionCheck}
+ * The MVEL half of containment: the attributes and conditions of every rule and query (patterns,
+ * {@code from}, {@code accumulate}), declared types' default values, and every template expression are checked with {@link MvelExpressionCheck}
  * before Drools or MVEL compile them; a rule in the MVEL dialect (an interpreted consequence) is
  * refused, since only Java consequences have bytecode to check and instrument.
  */
 public final class ExpressionContainment {
     private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?([\\w.$*]+)");
-    private static final Pattern CONDITIONS = Pattern.compile("(?ms)^\\s*when\\b(.*?)^\\s*then\\b|^\\s*query\\b[^\\n]*\\n(.*?)^\\s*end\\b");
+    /**
+     * Every MVEL a DRL file holds outside consequences and functions: a rule's attributes (salience,
+     * timer, enabled...), its conditions, a query's, and a declared type's fields with their defaults.
+     */
+    private static final Pattern CONDITIONS = Pattern.compile("(?ms)^\\s*rule\\b[^\\n]*\\n(.*?)^\\s*then\\b"
+            + "|^\\s*query\\b[^\\n]*\\n(.*?)^\\s*end\\b|^\\s*declare\\b[^\\n]*\\n(.*?)^\\s*end\\b");
     private static final Pattern MVEL_DIALECT = Pattern.compile("\\bdialect\\s+[\"']mvel[\"']");
     /** accumulate( ...; init(...), action(...), ...): Java code inside Drools' own invoker, not checked there. */
     private static final Pattern INLINE_ACCUMULATE = Pattern.compile("\\baccumulate\\s*\\((?:[^;]*;)?\\s*init\\s*\\(");
@@ -43,7 +48,7 @@ public final class ExpressionContainment {
             MvelExpressionCheck check = new MvelExpressionCheck(allowList, classNames(code), name -> name.startsWith("$"), false);
             Matcher conditions = CONDITIONS.matcher(code);
             while (conditions.find()) {
-                int group = conditions.group(1) != null ? 1 : 2;
+                int group = conditions.group(1) != null ? 1 : conditions.group(2) != null ? 2 : 3;
                 String lhs = conditions.group(group);
                 for (MvelExpressionCheck.Finding f : check.check(lhs)) {
                     problems.add(at(file, text, conditions.start(group) + f.offset(), message(f)));

@@ -56,7 +56,7 @@ public final class RuleBudget {
     }
 
     private static long allocatedBytes() {
-        return THREADS == null ? 0 : THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+        return THREADS == null ? 0 : THREADS.getCurrentThreadAllocatedBytes();
     }
 
     private static final class Budget {

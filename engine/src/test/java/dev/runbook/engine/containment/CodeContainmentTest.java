@@ -52,6 +52,8 @@ class CodeContainmentTest {
             class-loader-in-constraint | 7  | getClass
             exec-in-from               | 8  | Runtime
             mvel-consequence           | 6  | dialect
+            exec-in-declared-default   | 6  | java.lang.Runtime
+            exec-in-salience           | 6  | java.lang.System
             """)
     void mvelCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
         Problem problem = firstProblemOf(bundle);
