@@ -2,6 +2,7 @@ package dev.runbook.operator.error;
 
 import dev.runbook.engine.check.PlanProblem;
 import dev.runbook.engine.cycle.Decision;
+import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.cycle.FiringLimitExceededException;
 import dev.runbook.engine.cycle.RuleFailedException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -45,6 +46,9 @@ public final class ErrorMapping {
 
     public static Failure classify(Throwable error) {
         if (error instanceof TemporaryException temporary) return temporary.failure();
+        if (error instanceof RuleContainmentException stopped) {
+            return new Failure(Failure.Kind.PERMANENT, Reasons.RULE_STOPPED, stopped.getMessage(), List.of(stopped.rule()));
+        }
         if (error instanceof RuleFailedException failed) {
             return new Failure(Failure.Kind.PERMANENT, Reasons.RULE_FAILED, failed.getMessage(), List.of(failed.rule()));
         }
