@@ -1,6 +1,6 @@
 package dev.runbook.benchmarks;
 
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.rules.fact.Primary;
 import dev.runbook.rules.fact.Resource;
 

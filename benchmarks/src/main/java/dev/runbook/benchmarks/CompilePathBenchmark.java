@@ -2,7 +2,7 @@ package dev.runbook.benchmarks;
 
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.bundle.ParameterValues;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.rules.fact.Params;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,7 +3,7 @@ package dev.runbook.benchmarks;
 import dev.runbook.rules.fact.Clock;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Resource;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Observation;
 import org.drools.kiesession.rulebase.InternalKnowledgeBase;
 import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
 import org.drools.model.codegen.ExecutableModelProject;

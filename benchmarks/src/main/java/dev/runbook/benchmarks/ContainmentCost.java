@@ -4,8 +4,8 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.cycle.DecisionCycle;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.StateFiles;
 

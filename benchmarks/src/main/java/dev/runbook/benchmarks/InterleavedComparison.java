@@ -3,8 +3,8 @@ package dev.runbook.benchmarks;
 import dev.runbook.engine.bundle.ParameterValues;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.cycle.DecisionCycle;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.rules.fact.Params;
 import org.kie.api.KieBase;
 

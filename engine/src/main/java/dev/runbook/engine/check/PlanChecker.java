@@ -2,7 +2,7 @@ package dev.runbook.engine.check;
 
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.Limits;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.FieldWrite;
 import dev.runbook.rules.fact.Primary;

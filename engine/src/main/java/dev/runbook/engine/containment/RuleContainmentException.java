@@ -1,6 +1,6 @@
 package dev.runbook.engine.containment;
 
-import dev.runbook.engine.cycle.RuleFailedException;
+import dev.runbook.engine.decide.RuleFailedException;
 
 /**
  * Rule code overstepped what the engine grants it at run time: its deadline, the memory budget, or

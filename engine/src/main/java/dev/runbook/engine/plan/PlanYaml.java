@@ -1,9 +1,9 @@
 package dev.runbook.engine.plan;
 
 import dev.runbook.engine.check.PlanProblem;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.Firing;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.Firing;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.function.Durations;
 import org.yaml.snakeyaml.DumperOptions;

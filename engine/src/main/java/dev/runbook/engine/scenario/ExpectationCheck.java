@@ -1,8 +1,8 @@
 package dev.runbook.engine.scenario;
 
 import dev.runbook.engine.check.PlanProblem;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.plan.PlanYaml;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;

@@ -1,16 +1,16 @@
 package dev.runbook.engine.scenario;
 
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.DecisionCycle;
 import dev.runbook.engine.containment.ContainedRun;
 import dev.runbook.engine.containment.RuleContainmentException;
-import dev.runbook.engine.cycle.FiringLimitExceededException;
-import dev.runbook.engine.cycle.Observation;
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.cycle.RuleFailedException;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.FiringLimitExceededException;
+import dev.runbook.engine.decide.Observation;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.decide.RuleFailedException;
 import dev.runbook.engine.problem.InvalidInputException;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.engine.simulation.Simulator;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.ObservedObject;

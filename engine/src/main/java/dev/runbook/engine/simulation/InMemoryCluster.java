@@ -1,5 +1,7 @@
 package dev.runbook.engine.simulation;
 
+import dev.runbook.engine.apply.Json;
+import dev.runbook.engine.apply.KubeObject;
 import dev.runbook.rules.fact.ObjectRef;
 
 import java.time.Instant;
@@ -21,9 +23,6 @@ import java.util.TreeMap;
  * the same objects. Safe to share between threads; every call is atomic.
  */
 public final class InMemoryCluster implements Cluster {
-
-    /** Fields of {@code metadata} that the cluster, not the client, decides. */
-    static final Set<String> SERVER_FIELDS = Set.of("uid", "resourceVersion", "generation", "creationTimestamp");
 
     private record Key(String kind, String namespace, String name) {
         static final Comparator<Key> ORDER = Comparator.comparing(Key::kind)
@@ -86,7 +85,7 @@ public final class InMemoryCluster implements Cluster {
     public synchronized void put(Map<String, Object> object) {
         if (object == null) throw new IllegalArgumentException("put needs an object");
         Map<String, Object> candidate = Json.copyMap(object, "object");
-        ObjectRef ref = refOf(candidate);
+        ObjectRef ref = KubeObject.refOf(candidate);
         Key key = Key.of(ref);
         Map<String, Object> metadata = Json.child(candidate, "metadata", "metadata");
         Map<String, Object> stored = objects.get(key);
@@ -114,7 +113,7 @@ public final class InMemoryCluster implements Cluster {
             throw new IllegalArgumentException("cannot replace " + ref + ": uid " + givenUid
                     + " is not its uid " + uid + " (a uid never changes)");
         }
-        for (String field : SERVER_FIELDS) {
+        for (String field : KubeObject.SERVER_FIELDS) {
             Object value = storedMetadata.get(field);
             if (value == null) metadata.remove(field); else metadata.put(field, value);
         }
@@ -179,28 +178,6 @@ public final class InMemoryCluster implements Cluster {
         event.put("lastTimestamp", now.toString());
         event.put("count", 1);
         events.add(event);
-    }
-
-    /** The reference naming a stored or candidate object. */
-    static ObjectRef refOf(Map<String, Object> object) {
-        Object apiVersion = object.get("apiVersion");
-        Object kind = object.get("kind");
-        Map<String, Object> metadata = Json.mapAt(object, "metadata");
-        String name = Json.stringAt(metadata, "name");
-        if (apiVersion == null || apiVersion.toString().isBlank()) {
-            throw new IllegalArgumentException("an object needs an apiVersion: " + describe(kind, metadata));
-        }
-        if (kind == null || kind.toString().isBlank()) {
-            throw new IllegalArgumentException("an object needs a kind: " + describe(kind, metadata));
-        }
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("an object needs metadata.name: " + describe(kind, metadata));
-        }
-        return ObjectRef.of(apiVersion.toString(), kind.toString(), Json.stringAt(metadata, "namespace"), name);
-    }
-
-    private static String describe(Object kind, Map<String, Object> metadata) {
-        return (kind == null ? "(no kind)" : kind) + " " + (metadata == null ? "(no metadata)" : metadata);
     }
 
     private String nextUid() {

@@ -1,5 +1,9 @@
 package dev.runbook.engine.simulation;
 
+import dev.runbook.engine.apply.Json;
+import dev.runbook.engine.apply.KubeObject;
+import dev.runbook.engine.apply.MissingObjectException;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.fact.ObjectPath;
 import dev.runbook.rules.fact.ObjectRef;
@@ -170,7 +174,7 @@ public final class Simulator {
         Objects.requireNonNull(ref, "ref");
         Map<String, Object> existing = cluster.get(ref).orElseThrow(() -> new MissingObjectException(what, ref));
         Map<String, Object> changed = Json.copyMap(existing, "object");
-        ActionApplier.write(changed, steps, Json.copy(value, what), what + " on " + ref);
+        Json.write(changed, steps, Json.copy(value, what), what + " on " + ref);
         Map<String, Object> metadata = Json.mapAt(changed, "metadata");
         for (String group : List.of("labels", "annotations")) {
             if (metadata != null && metadata.get(group) instanceof Map<?, ?> entries && entries.isEmpty()) {
@@ -186,7 +190,7 @@ public final class Simulator {
      * @throws IllegalStateException when an object of that kind, namespace and name exists
      */
     public void create(Map<String, Object> object) {
-        ObjectRef ref = InMemoryCluster.refOf(Json.copyMap(object, "object"));
+        ObjectRef ref = KubeObject.refOf(Json.copyMap(object, "object"));
         if (cluster.get(ref).isPresent()) {
             throw new IllegalStateException("create: " + ref + " already exists");
         }

@@ -2,7 +2,7 @@ package dev.runbook.engine.state;
 
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.Kind;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.rules.fact.Primary;
 import dev.runbook.rules.fact.Resource;

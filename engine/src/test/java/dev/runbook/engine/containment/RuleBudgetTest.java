@@ -1,7 +1,7 @@
 package dev.runbook.engine.containment;
 
 import dev.runbook.engine.TestBundles;
-import dev.runbook.engine.cycle.RuleFailedException;
+import dev.runbook.engine.decide.RuleFailedException;
 import dev.runbook.engine.scenario.CycleTester;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

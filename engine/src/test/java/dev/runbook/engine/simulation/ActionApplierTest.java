@@ -1,5 +1,7 @@
 package dev.runbook.engine.simulation;
 
+import dev.runbook.engine.apply.Outcome;
+import dev.runbook.engine.apply.MissingObjectException;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;

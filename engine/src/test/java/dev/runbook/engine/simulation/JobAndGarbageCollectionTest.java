@@ -1,5 +1,7 @@
 package dev.runbook.engine.simulation;
 
+import dev.runbook.engine.apply.Outcome;
+import dev.runbook.engine.apply.MissingObjectException;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.fact.ObjectRef;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.runbook.engine.simulation;
 
+import dev.runbook.engine.apply.Json;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

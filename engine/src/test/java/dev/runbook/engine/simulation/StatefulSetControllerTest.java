@@ -1,5 +1,6 @@
 package dev.runbook.engine.simulation;
 
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.MergePatch;
 import dev.runbook.rules.fact.ObjectRef;

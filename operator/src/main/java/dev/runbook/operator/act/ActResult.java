@@ -1,6 +1,6 @@
 package dev.runbook.operator.act;
 
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.error.ActionFailedException;
 
 import java.util.List;

@@ -1,13 +1,11 @@
 package dev.runbook.operator.act;
 
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.simulation.ActionApplier;
-import dev.runbook.engine.simulation.InMemoryCluster;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.apply.ActionEffect;
+import dev.runbook.engine.apply.Change;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ActionFailedException;
-import dev.runbook.operator.error.Failure;
-import dev.runbook.operator.error.Reasons;
-import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
@@ -44,9 +42,9 @@ import java.util.Optional;
  *       is not an error);</li>
  *   <li>{@code setStatus}, {@code setCondition}: through the status subresource; {@code label},
  *       {@code annotate}: on the object's metadata. The new state is computed from the object as it
- *       is now by the engine's own {@link ActionApplier} (the code the scenario tests run), and only
+ *       is now by the engine's own {@link ActionEffect} (the code the scenario tests run), and only
  *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
- *       from: a 409 conflict is retried on fresh state;</li>
+ *       from: a 409 conflict is retried on fresh state ({@link ConflictRetry});</li>
  *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
  * </ul>
  *
@@ -55,17 +53,20 @@ import java.util.Optional;
  * first action that fails stops the plan; the ones before it stay applied.
  */
 public final class Actor {
-    /** How many times an action is computed again on fresh state after a 409 conflict. */
-    public static final int CONFLICT_ATTEMPTS = 3;
-
     private final KubeApi api;
     private final EventWriter events;
     private final String fieldManager;
+    private final ConflictRetry conflicts;
 
     public Actor(KubeApi api, EventWriter events, String fieldManager) {
+        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+    }
+
+    public Actor(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
+        this.conflicts = conflicts;
     }
 
     /** Applies the actions in order, stopping at the first failure. */
@@ -127,12 +128,12 @@ public final class Actor {
     }
 
     /**
-     * Status and metadata actions: the engine's applier computes the new object from the current one;
+     * Status and metadata actions: the engine's {@link ActionEffect} computes the new object from the current one;
      * the difference goes out as a merge patch with the resourceVersion it was computed from.
      */
     private Outcome computed(Action action, Instant now, boolean status) {
         ObjectRef target = action.getTarget();
-        for (int attempt = 1; ; attempt++) {
+        return conflicts.run(() -> {
             Map<String, Object> before = existing(target);
             Map<String, Object> desired = compute(action, before, now);
             Map<String, Object> patch = status
@@ -142,28 +143,17 @@ public final class Actor {
             Map<String, Object> metadata = new LinkedHashMap<>(Maps.map(patch, "metadata"));
             metadata.put("resourceVersion", Maps.resourceVersion(before));
             patch.put("metadata", metadata);
-            try {
-                Map<String, Object> after = status
-                        ? api.mergePatchStatus(target, patch, fieldManager)
-                        : api.mergePatch(target, patch, fieldManager);
-                return compare(before, after);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) throw e;
-                if (attempt >= CONFLICT_ATTEMPTS) {
-                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT, action.identity()
-                            + ": " + target + " kept changing (" + attempt + " conflicts in a row); retrying later",
-                            List.of()), e);
-                }
-            }
-        }
+            Map<String, Object> after = status
+                    ? api.mergePatchStatus(target, patch, fieldManager)
+                    : api.mergePatch(target, patch, fieldManager);
+            return compare(before, after);
+        }, conflicts -> action.identity() + ": " + target + " kept changing (" + conflicts + " conflicts in a row); retrying later");
     }
 
-    /** The object after the engine's {@link ActionApplier} applied the action to a copy of it. */
+    /** The object after the action, as the engine's {@link ActionEffect} computes it. */
     static Map<String, Object> compute(Action action, Map<String, Object> current, Instant now) {
-        InMemoryCluster scratch = new InMemoryCluster(now);
-        scratch.put(Maps.copy(current));
-        if (new ActionApplier(scratch).apply(action) == Outcome.NONE) return current;
-        return scratch.get(action.getTarget()).orElseThrow();
+        Change change = ActionEffect.on(current, action, now);
+        return change.outcome() == Outcome.NONE ? current : change.object();
     }
 
     private static Map<String, Object> section(Map<String, Object> before, Map<String, Object> after, String key) {

@@ -1,7 +1,7 @@
 package dev.runbook.operator.act;
 
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.apply.Outcome;
 
 /** One action of the plan and what applying it did. */
 public record AppliedAction(PlannedAction planned, Outcome outcome) {

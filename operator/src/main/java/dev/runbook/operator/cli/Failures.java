@@ -1,7 +1,7 @@
 package dev.runbook.operator.cli;
 
-import dev.runbook.engine.cycle.FiringLimitExceededException;
-import dev.runbook.engine.cycle.RuleFailedException;
+import dev.runbook.engine.decide.FiringLimitExceededException;
+import dev.runbook.engine.decide.RuleFailedException;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 

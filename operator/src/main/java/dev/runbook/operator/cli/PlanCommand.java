@@ -1,9 +1,9 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.DecisionCycle;
-import dev.runbook.engine.cycle.Observation;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.plan.PlanYaml;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;

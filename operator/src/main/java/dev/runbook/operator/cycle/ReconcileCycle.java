@@ -2,10 +2,10 @@ package dev.runbook.operator.cycle;
 
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.DecisionCycle;
-import dev.runbook.engine.cycle.Observation;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.act.ActResult;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;

@@ -1,10 +1,10 @@
 package dev.runbook.operator.error;
 
 import dev.runbook.engine.check.PlanProblem;
-import dev.runbook.engine.cycle.Decision;
 import dev.runbook.engine.containment.RuleContainmentException;
-import dev.runbook.engine.cycle.FiringLimitExceededException;
-import dev.runbook.engine.cycle.RuleFailedException;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.FiringLimitExceededException;
+import dev.runbook.engine.decide.RuleFailedException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.io.IOException;

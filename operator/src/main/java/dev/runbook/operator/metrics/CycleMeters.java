@@ -1,8 +1,8 @@
 package dev.runbook.operator.metrics;
 
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.Firing;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.Firing;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.rules.fact.Primary;

@@ -1,8 +1,8 @@
 package dev.runbook.operator.record;
 
 import dev.runbook.engine.bundle.BundleSpec;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.Failure;
 

@@ -1,7 +1,7 @@
 package dev.runbook.operator.record;
 
 import dev.runbook.engine.check.PlanProblem;
-import dev.runbook.engine.cycle.PlannedAction;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.act.AppliedAction;
 
 import java.util.ArrayList;

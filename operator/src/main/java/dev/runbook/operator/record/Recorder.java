@@ -1,21 +1,19 @@
 package dev.runbook.operator.record;
 
-import dev.runbook.engine.simulation.ActionApplier;
-import dev.runbook.engine.simulation.InMemoryCluster;
+import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.operator.act.AppliedAction;
-import dev.runbook.operator.error.Failure;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.error.Reasons;
-import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
+import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.EmitEvent;
 import dev.runbook.rules.action.Requeue;
 import dev.runbook.rules.action.SetCondition;
 import dev.runbook.rules.action.SetStatus;
 import dev.runbook.rules.fact.ObjectRef;
 import dev.runbook.rules.fact.Primary;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,11 +41,17 @@ public final class Recorder {
     private final KubeApi api;
     private final EventWriter events;
     private final String fieldManager;
+    private final ConflictRetry conflicts;
 
     public Recorder(KubeApi api, EventWriter events, String fieldManager) {
+        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+    }
+
+    public Recorder(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
+        this.conflicts = conflicts;
     }
 
     public void record(Primary primary, CycleReport report, Instant now) {
@@ -60,7 +64,7 @@ public final class Recorder {
     private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, Instant now) {
         ObjectRef ref = primary.getRef();
         RunbookCondition condition = RunbookCondition.of(report);
-        for (int attempt = 1; ; attempt++) {
+        return conflicts.run(() -> {
             Optional<Map<String, Object>> current = api.get(ref);
             if (current.isEmpty()) return current;
             Map<String, Object> desired = desiredStatus(current.get(), primary, report, condition, now);
@@ -69,31 +73,23 @@ public final class Recorder {
             Map<String, Object> patch = new LinkedHashMap<>();
             patch.put("metadata", Map.of("resourceVersion", Maps.resourceVersion(current.get())));
             patch.put("status", diff);
-            try {
-                api.mergePatchStatus(ref, patch, fieldManager);
-                return current;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) throw e;
-                if (attempt >= dev.runbook.operator.act.Actor.CONFLICT_ATTEMPTS) {
-                    throw new TemporaryException(new Failure(Failure.Kind.TEMPORARY, Reasons.CONFLICT,
-                            "recording the cycle: " + ref + " kept changing", List.of()), e);
-                }
-            }
-        }
+            api.mergePatchStatus(ref, patch, fieldManager);
+            return current;
+        }, conflicts -> "recording the cycle: " + ref + " kept changing");
     }
 
     /** The status the primary should have after this cycle, computed by the engine's own applier. */
     static Map<String, Object> desiredStatus(Map<String, Object> current, Primary primary, CycleReport report,
                                              RunbookCondition condition, Instant now) {
         ObjectRef ref = Maps.refOf(current);
-        InMemoryCluster scratch = new InMemoryCluster(now);
-        scratch.put(Maps.copy(current));
-        ActionApplier applier = new ActionApplier(scratch);
-        applier.apply(new SetStatus(ref, "observedGeneration", primary.getGeneration()));
-        applier.apply(new SetStatus(ref, "bundleVersion", report.bundleVersion()));
-        applier.apply(new SetStatus(ref, "lastCycle", CycleSummary.of(report)));
-        applier.apply(new SetCondition(ref, RunbookCondition.TYPE, condition.status(), condition.reason(), condition.message()));
-        return Maps.map(scratch.get(ref).orElseThrow(), "status");
+        Map<String, Object> object = current;
+        for (Action action : List.of(new SetStatus(ref, "observedGeneration", primary.getGeneration()),
+                new SetStatus(ref, "bundleVersion", report.bundleVersion()),
+                new SetStatus(ref, "lastCycle", CycleSummary.of(report)),
+                new SetCondition(ref, RunbookCondition.TYPE, condition.status(), condition.reason(), condition.message()))) {
+            object = ActionEffect.on(object, action, now).object();
+        }
+        return Maps.map(object, "status");
     }
 
     private void recordEvents(Primary primary, CycleReport report, Map<String, Object> before, Instant now) {

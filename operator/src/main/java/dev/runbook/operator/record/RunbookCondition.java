@@ -1,6 +1,6 @@
 package dev.runbook.operator.record;
 
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.Reasons;
 

@@ -5,7 +5,7 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.SimulatedControllers;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
-import dev.runbook.operator.kube.KubeCluster;
+import dev.runbook.operator.sandbox.KubeCluster;
 import dev.runbook.rules.fact.ObjectPath;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

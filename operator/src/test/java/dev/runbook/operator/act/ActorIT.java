@@ -2,15 +2,18 @@ package dev.runbook.operator.act;
 
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.PrimaryKind;
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.apply.Outcome;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.Actions;
 import dev.runbook.rules.fact.Primary;
@@ -19,12 +22,10 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Each action applied through the API server: idempotent, with outcomes measured by resourceVersion. */
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class ActorIT {
     static final PrimaryKind WEB_APP = new PrimaryKind(new Kind("test.runbook.dev/v1", "WebApp"), "webapps", true);
     static final Instant T1 = Instant.parse("2026-11-30T09:00:00Z");
@@ -44,26 +46,19 @@ class ActorIT {
 
     static TestCluster cluster;
     static KubeApi api;
+    @TestNamespace("actor")
     String namespace;
     Actor actor;
     Primary app;
 
     @BeforeAll
-    static void start() {
-        cluster = TestCluster.start();
-        cluster.installCrd(Path.of("src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"));
+    static void register() {
         api = new KubeApi(cluster.client());
         api.register(WEB_APP);
     }
 
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
-
     @BeforeEach
     void createApp() {
-        namespace = cluster.newNamespace("actor");
         actor = new Actor(api, new EventWriter(cluster.client()), "runbook-test");
         app = new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
                 "metadata", Map.of("name", "shop", "namespace", namespace), "spec", Map.of("greeting", "hi"))));
@@ -187,7 +182,7 @@ class ActorIT {
         assertThat(apply(Actions.setCondition(app, "Ready", "True", "Ok", ""), T1)).isEqualTo(Outcome.UPDATED);
         assertThat(condition(appNow(), "Ready")).containsEntry("status", "True");
 
-        cluster.failNext("PATCH", statusPath, 409, Actor.CONFLICT_ATTEMPTS);
+        cluster.failNext("PATCH", statusPath, 409, ConflictRetry.DEFAULT_ATTEMPTS);
         assertThatThrownBy(() -> apply(Actions.setCondition(app, "Ready", "False", "No", ""), T1))
                 .isInstanceOfSatisfying(TemporaryException.class,
                         e -> assertThat(e.failure().reason()).isEqualTo(Reasons.CONFLICT));

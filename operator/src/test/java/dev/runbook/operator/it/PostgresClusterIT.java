@@ -7,8 +7,10 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.SimulatedControllers;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
-import dev.runbook.operator.kube.KubeCluster;
+import dev.runbook.operator.sandbox.KubeCluster;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,7 +18,6 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +58,7 @@ import static org.awaitility.Awaitility.await;
  * and fails over when its primary stops being ready. The operator and the simulated controllers share
  * a clock that the test can move forward, so that a failover delay passes without waiting for it.
  */
+@RunbookIT(crds = "../runbooks/postgres-cluster/crds")
 class PostgresClusterIT {
     static final Logger LOG = LoggerFactory.getLogger(PostgresClusterIT.class);
     static final Path BUNDLE = Path.of("../runbooks/postgres-cluster");
@@ -68,6 +70,7 @@ class PostgresClusterIT {
     static CompiledBundle bundle;
 
     KubernetesClient client;
+    @TestNamespace("pg")
     String namespace;
     RunbookOperator operator;
     ScheduledExecutorService controllers;
@@ -76,23 +79,12 @@ class PostgresClusterIT {
     SimulatedControllers simulated;
 
     @BeforeAll
-    static void startCluster() throws IOException {
-        cluster = TestCluster.start();
-        try (var crds = Files.list(BUNDLE.resolve("crds"))) {
-            crds.sorted().forEach(cluster::installCrd);
-        }
+    static void compileBundle() {
         bundle = BundleCompiler.compile(BundleLoader.load(BUNDLE));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
     }
 
     @BeforeEach
     void start() {
-        client = cluster.client();
-        namespace = cluster.newNamespace("pg");
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());
         clock = new SteppedClock();

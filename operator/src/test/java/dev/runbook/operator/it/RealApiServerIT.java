@@ -4,14 +4,15 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * reason, on the embedded server; run against testenv/ (see docs/testing.md) or any cluster.
  */
 @Tag("real-api-server")
+@RunbookIT(crds = {"src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml", "../runbooks/postgres-cluster/crds"})
 class RealApiServerIT {
     static final Path WEB_APP = Path.of("src/test/resources/bundles/web-app");
     static final Path POSTGRES = Path.of("../runbooks/postgres-cluster");
@@ -48,28 +50,17 @@ class RealApiServerIT {
     static CompiledBundle bundle;
 
     KubernetesClient client;
+    @TestNamespace("real")
     String namespace;
     RunbookOperator operator;
 
     @BeforeAll
-    static void startCluster() throws IOException {
-        cluster = TestCluster.start();
-        cluster.installCrd(WEB_APP.resolve("crds/webapps.test.runbook.dev.yaml"));
-        try (var crds = Files.list(POSTGRES.resolve("crds"))) {
-            crds.sorted().forEach(cluster::installCrd);
-        }
+    static void compileBundle() {
         bundle = BundleCompiler.compile(BundleLoader.load(WEB_APP));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
     }
 
     @BeforeEach
     void startOperator() {
-        client = cluster.client();
-        namespace = cluster.newNamespace("real");
         operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC());
         operator.start();
     }

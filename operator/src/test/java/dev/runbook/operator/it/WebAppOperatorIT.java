@@ -3,13 +3,15 @@ package dev.runbook.operator.it;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.simulation.Outcome;
-import dev.runbook.operator.act.Actor;
+import dev.runbook.engine.apply.Outcome;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,7 +20,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The operator end to end on the test bundle {@code web-app} (src/test/resources/bundles/web-app):
  * a WebApp gets a ConfigMap from a template, a phase and a Ready condition.
  */
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class WebAppOperatorIT {
     static final Path BUNDLE = Path.of("src/test/resources/bundles/web-app");
     static final ResourceDefinitionContext WEB_APPS = new ResourceDefinitionContext.Builder()
@@ -51,26 +53,18 @@ class WebAppOperatorIT {
     static CompiledBundle bundle;
 
     KubernetesClient client;
+    @TestNamespace("web")
     String namespace;
     Cycles cycles;
     RunbookOperator operator;
 
     @BeforeAll
-    static void startCluster() {
-        cluster = TestCluster.start();
-        cluster.installCrd(BUNDLE.resolve("crds/webapps.test.runbook.dev.yaml"));
+    static void compileBundle() {
         bundle = BundleCompiler.compile(BundleLoader.load(BUNDLE));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
     }
 
     @BeforeEach
     void startOperator() {
-        client = cluster.client();
-        namespace = cluster.newNamespace("web");
         cycles = new Cycles();
         operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), cycles);
         operator.start();
@@ -233,7 +227,7 @@ class WebAppOperatorIT {
         assumeTrue(cluster.isMock(), "409s are injected through the mock server");
         // The first status writes meet a conflict each time: the cycle gives up, JOSDK retries it.
         cluster.failNext("PATCH", "/apis/test.runbook.dev/v1/namespaces/" + namespace
-                + "/webapps/shop/status?fieldManager=runbook-web-app", 409, Actor.CONFLICT_ATTEMPTS);
+                + "/webapps/shop/status?fieldManager=runbook-web-app", 409, ConflictRetry.DEFAULT_ATTEMPTS);
         create("shop", Map.of("greeting", "hi"), Map.of());
 
         awaitConverged("shop");

@@ -2,10 +2,10 @@ package dev.runbook.operator.record;
 
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.check.PlanProblem;
-import dev.runbook.engine.cycle.Decision;
-import dev.runbook.engine.cycle.Firing;
-import dev.runbook.engine.cycle.PlannedAction;
-import dev.runbook.engine.simulation.Outcome;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.Firing;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.rules.action.Actions;

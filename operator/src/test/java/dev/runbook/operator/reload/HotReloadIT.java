@@ -4,7 +4,9 @@ import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
@@ -13,9 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,42 +43,28 @@ import static org.awaitility.Awaitility.await;
  * swapped under a running operator, refused ones change nothing. The bundle is
  * src/test/resources/bundles/greeter, edited per test in a copy.
  */
+@RunbookIT(crds = {"src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml",
+        "src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml"})
 class HotReloadIT {
     static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
-    static final Path CRDS = GREETER.resolve("crds");
     static final ResourceDefinitionContext WEB_APPS = context("WebApp", "webapps");
     static final ResourceDefinitionContext GREETERS = context("Greeter", "greeters");
-
-    static TestCluster cluster;
 
     @TempDir
     Path work;
 
     KubernetesClient client;
+    @TestNamespace("system")
     String system;
+    @TestNamespace("apps")
     String apps;
     Cycles cycles;
     Reloads reloads;
     RunbookOperator operator;
     BundleReloader reloader;
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = TestCluster.start();
-        cluster.installCrd(Path.of("src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"));
-        cluster.installCrd(CRDS.resolve("greeters.test.runbook.dev.yaml"));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
-    }
-
     @BeforeEach
     void startOperator() {
-        client = cluster.client();
-        system = cluster.newNamespace("system");
-        apps = cluster.newNamespace("apps");
         cycles = new Cycles();
         reloads = new Reloads();
         operator = new RunbookOperator(client, List.of(), Set.of(apps), Clock.systemUTC(), cycles);

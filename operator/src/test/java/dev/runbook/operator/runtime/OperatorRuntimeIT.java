@@ -8,7 +8,9 @@ import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -21,10 +23,8 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -49,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * What {@code runbook run} runs, on an API server: metrics scraped over HTTP after real cycles and a
  * reload, and leader election between two replicas, each with a client of its own.
  */
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class OperatorRuntimeIT {
     static final Path WEB_APP = Path.of("src/test/resources/bundles/web-app");
     static final ResourceDefinitionContext WEB_APPS = new ResourceDefinitionContext.Builder()
@@ -63,25 +64,14 @@ class OperatorRuntimeIT {
 
     final List<AutoCloseable> closing = new ArrayList<>();
     final HttpClient http = HttpClient.newHttpClient();
+    @TestNamespace("system")
     String system;
+    @TestNamespace("apps")
     String apps;
 
     @BeforeAll
-    static void startCluster() {
-        cluster = TestCluster.start();
-        cluster.installCrd(WEB_APP.resolve("crds/webapps.test.runbook.dev.yaml"));
+    static void compileBundle() {
         bundle = BundleCompiler.compile(BundleLoader.load(WEB_APP));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
-    }
-
-    @BeforeEach
-    void namespaces() {
-        system = cluster.newNamespace("system");
-        apps = cluster.newNamespace("apps");
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package dev.runbook.operator.sandbox;
 
+import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -10,32 +11,18 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the shim makes the mock server do, checked through the fabric8 client as the operator uses it. */
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class ApplyShimDispatcherTest {
     static TestCluster cluster;
     static KubernetesClient client;
-
-    @BeforeAll
-    static void start() {
-        cluster = TestCluster.start();
-        client = cluster.client();
-        cluster.installCrd(Path.of("src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"));
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
 
     static ConfigMap config(String name, Map<String, String> data) {
         return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().withData(data).build();

@@ -27,6 +27,8 @@ import static org.awaitility.Awaitility.await;
  * {@value #KUBECONFIG_PROPERTY} (or the environment variable {@value #KUBECONFIG_VARIABLE}) naming a
  * kubeconfig file, the cluster that file points to: testenv/up's control plane, or any cluster. Tests
  * then work in namespaces of their own, deleted at the end, and install the CRDs they need.
+ *
+ * <p>A test class does not start one itself: {@link RunbookIT} starts one per class and closes it.
  */
 public final class TestCluster implements AutoCloseable {
     public static final String KUBECONFIG_PROPERTY = "runbook.it.kubeconfig";
@@ -43,7 +45,7 @@ public final class TestCluster implements AutoCloseable {
         this.client = server != null ? server.client() : client;
     }
 
-    public static TestCluster start() {
+    static TestCluster start() {
         String kubeconfig = kubeconfig();
         if (!kubeconfig.isBlank()) {
             try {

@@ -1,4 +1,4 @@
-package dev.runbook.engine.cycle;
+package dev.runbook.engine.decide;
 
 /** A rule threw while being evaluated or fired, e.g. it read an undeclared parameter. Names the rule. */
 public class RuleFailedException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.runbook.engine.simulation;
+package dev.runbook.engine.apply;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +15,10 @@ import java.util.TreeMap;
 
 /**
  * The JSON-like values a Kubernetes object is made of (maps with string keys, lists, strings,
- * numbers, booleans), copied, compared and hashed the way the simulated cluster needs.
+ * numbers, booleans), copied, compared, hashed and written the way actions and the simulated cluster
+ * need.
  */
-final class Json {
+public final class Json {
     private Json() {}
 
     /**
@@ -27,7 +28,7 @@ final class Json {
      *
      * @throws IllegalArgumentException for any other kind of value, naming where it is
      */
-    static Object copy(Object value, String where) {
+    public static Object copy(Object value, String where) {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Number) {
             return value;
         }
@@ -51,7 +52,7 @@ final class Json {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> copyMap(Map<String, ?> map, String where) {
+    public static Map<String, Object> copyMap(Map<String, ?> map, String where) {
         return (Map<String, Object>) copy(map, where);
     }
 
@@ -60,13 +61,13 @@ final class Json {
      * entries regardless of order (an entry holding null is the same as no entry), lists element by
      * element in order.
      */
-    static boolean same(Object a, Object b) {
+    public static boolean same(Object a, Object b) {
         return dev.runbook.rules.fact.Values.same(a, b);
     }
 
 
     /** A text that is equal for values that are {@link #same}: keys sorted, numbers normalised. */
-    static String canonical(Object value) {
+    public static String canonical(Object value) {
         StringBuilder out = new StringBuilder();
         canonical(value, out);
         return out.toString();
@@ -116,7 +117,7 @@ final class Json {
     }
 
     /** The first ten hex digits of the SHA-256 of the value's canonical text. */
-    static String hash(Object value) {
+    public static String hash(Object value) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical(value).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest).substring(0, 10);
@@ -127,7 +128,7 @@ final class Json {
 
     /** The map under {@code key}, created when absent. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> child(Map<String, Object> parent, String key, String where) {
+    public static Map<String, Object> child(Map<String, Object> parent, String key, String where) {
         Object value = parent.get(key);
         if (value == null) {
             Map<String, Object> created = new LinkedHashMap<>();
@@ -142,12 +143,55 @@ final class Json {
 
     /** The map under {@code key}, or null when absent or not a map. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> mapAt(Map<String, Object> parent, String key) {
+    public static Map<String, Object> mapAt(Map<String, Object> parent, String key) {
         return parent != null && parent.get(key) instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
     }
 
-    static String stringAt(Map<String, Object> parent, String key) {
+    public static String stringAt(Map<String, Object> parent, String key) {
         Object value = parent == null ? null : parent.get(key);
         return value == null ? null : value.toString();
+    }
+
+    /** Writes {@code value} at {@code steps} below {@code root}, creating maps on the way; null removes. */
+    @SuppressWarnings("unchecked")
+    public static void write(Map<String, Object> root, List<String> steps, Object value, String what) {
+        Object level = root;
+        for (int i = 0; i < steps.size(); i++) {
+            String step = steps.get(i);
+            boolean last = i == steps.size() - 1;
+            if (step.startsWith("[")) {
+                int index = Integer.parseInt(step.substring(1, step.length() - 1).trim());
+                if (!(level instanceof List<?> list) || index < 0 || index >= list.size()) {
+                    throw new IllegalStateException(what + ": there is no element " + step + " to write");
+                }
+                List<Object> items = (List<Object>) list;
+                if (last) {
+                    if (value == null) items.remove(index); else items.set(index, value);
+                    return;
+                }
+                if (items.get(index) == null) {
+                    if (value == null) return;
+                    items.set(index, new LinkedHashMap<String, Object>());
+                }
+                level = items.get(index);
+            } else {
+                if (!(level instanceof Map<?, ?> map)) {
+                    throw new IllegalStateException(what + ": cannot write '" + step + "' inside a "
+                            + (level == null ? "null" : level.getClass().getSimpleName()));
+                }
+                Map<String, Object> fields = (Map<String, Object>) map;
+                if (last) {
+                    if (value == null) fields.remove(step); else fields.put(step, value);
+                    return;
+                }
+                Object next = fields.get(step);
+                if (next == null && value == null) return; // removing below a field that is not there
+                if (next == null && !steps.get(i + 1).startsWith("[")) {
+                    next = new LinkedHashMap<String, Object>();
+                    fields.put(step, next);
+                }
+                level = next;
+            }
+        }
     }
 }

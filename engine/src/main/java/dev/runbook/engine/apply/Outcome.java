@@ -1,4 +1,4 @@
-package dev.runbook.engine.simulation;
+package dev.runbook.engine.apply;
 
 /** What applying one action did to the cluster. */
 public enum Outcome {

@@ -1,4 +1,4 @@
-package dev.runbook.engine.cycle;
+package dev.runbook.engine.decide;
 
 import dev.runbook.rules.action.Action;
 import org.kie.api.event.rule.BeforeMatchFiredEvent;

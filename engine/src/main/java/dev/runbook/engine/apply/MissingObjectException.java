@@ -1,4 +1,4 @@
-package dev.runbook.engine.simulation;
+package dev.runbook.engine.apply;
 
 import dev.runbook.rules.fact.ObjectRef;
 

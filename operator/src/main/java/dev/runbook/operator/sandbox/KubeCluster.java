@@ -1,7 +1,10 @@
-package dev.runbook.operator.kube;
+package dev.runbook.operator.sandbox;
 
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.simulation.Cluster;
+import dev.runbook.operator.kube.EventWriter;
+import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.kube.Maps;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
 

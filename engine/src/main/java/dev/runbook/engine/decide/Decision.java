@@ -1,4 +1,4 @@
-package dev.runbook.engine.cycle;
+package dev.runbook.engine.decide;
 
 import dev.runbook.engine.check.PlanProblem;
 import dev.runbook.rules.action.Requeue;

@@ -1,0 +1,86 @@
+package dev.runbook.operator.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.config.ConfigurationService;
+import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+
+import java.time.Duration;
+
+/**
+ * The one place that builds JOSDK's configuration of a bundle's controller, from the bundle's own
+ * {@link Registration}. JOSDK normally reads it from annotations on the reconciler class, which a
+ * bundle does not have; the rest of the operator asks this class, so a JOSDK upgrade that changes
+ * how a configuration is made touches this file alone.
+ *
+ * <p>It avoids {@link ResolvedControllerConfiguration}'s public constructor of 13 positional
+ * arguments (which JOSDK keeps changing): it starts from the protected constructor that takes only
+ * the primary class, the name, the reconciler class and the configuration service (everything else at
+ * JOSDK's defaults) and sets each of the bundle's settings by name through JOSDK's own
+ * {@link ControllerConfigurationOverrider}, which calls that constructor for us.
+ */
+final class JosdkControllerConfiguration {
+    /** The first retry of a temporary failure comes after this long, then twice as long each time. */
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final double RETRY_MULTIPLIER = 2;
+    /** Retries never wait longer than this, nor longer than the bundle's reconcile period. */
+    static final Duration LONGEST_RETRY = Duration.ofMinutes(5);
+
+    private static final MetadataChangeFilter METADATA_CHANGES = new MetadataChangeFilter();
+
+    private JosdkControllerConfiguration() {}
+
+    /** {@code runbook-NAME}: unique per bundle, as JOSDK requires of controller names. */
+    static String controllerName(String bundleName) {
+        return "runbook-" + bundleName;
+    }
+
+    /**
+     * The configuration of bundle {@code bundleName}'s controller of {@code primaryClass}: watching
+     * the registration's namespaces (all when it names none), started by the changes
+     * {@link MetadataChangeFilter} lets through, reconciling every reconcile period, retrying temporary
+     * failures with {@link #retry}, and writing with the bundle's field manager.
+     */
+    static <P extends HasMetadata> ControllerConfiguration<P> of(String bundleName, Registration registration,
+                                                                 Class<P> primaryClass, ConfigurationService service) {
+        String name = controllerName(bundleName);
+        var overrider = ControllerConfigurationOverrider.override(defaults(primaryClass, name, service))
+                .withName(name) // the controller's and its primary informer's
+                .withGenerationAware(false) // generation-aware filtering is replaced by MetadataChangeFilter
+                .withOnUpdateFilter(METADATA_CHANGES::accept)
+                .withRetry(retry(registration.reconcilePeriod()))
+                .withReconciliationMaxInterval(registration.reconcilePeriod())
+                // unused: the reconciler has no cleanup, so no finalizer is added
+                .withFinalizer("runbook.dev/" + bundleName)
+                .withFieldManager(registration.fieldManager());
+        if (registration.namespaces().isEmpty()) {
+            overrider.watchingAllNamespaces();
+        } else {
+            overrider.settingNamespaces(registration.namespaces());
+        }
+        return overrider.build();
+    }
+
+    /**
+     * Exponential backoff from {@link #FIRST_RETRY}, never waiting longer than {@link #LONGEST_RETRY}
+     * nor than the reconcile period (a cycle comes then anyway), and never giving up: a temporary
+     * failure is retried until it goes away.
+     */
+    static GenericRetry retry(Duration reconcilePeriod) {
+        Duration longest = reconcilePeriod.compareTo(LONGEST_RETRY) < 0 ? reconcilePeriod : LONGEST_RETRY;
+        return new GenericRetry()
+                .setInitialInterval(FIRST_RETRY.toMillis())
+                .setIntervalMultiplier(RETRY_MULTIPLIER)
+                .setMaxInterval(Math.max(longest.toMillis(), FIRST_RETRY.toMillis()))
+                .withoutMaxAttempts();
+    }
+
+    /** JOSDK's defaults for a controller of this primary class, run by {@link RunbookReconciler}. */
+    private static <P extends HasMetadata> ControllerConfiguration<P> defaults(Class<P> primaryClass, String name,
+                                                                               ConfigurationService service) {
+        // The constructor is protected (JOSDK's own annotation reader subclasses it): an empty subclass.
+        return new ResolvedControllerConfiguration<>(primaryClass, name, RunbookReconciler.class, service) {};
+    }
+}

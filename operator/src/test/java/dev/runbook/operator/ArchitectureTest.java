@@ -1,0 +1,117 @@
+package dev.runbook.operator;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The import rules of docs/architecture.md ("What may import what"), checked on the compiled
+ * production classes of all three modules (the operator's test classpath holds rules and engine too).
+ * A rule that matches no class fails (ArchUnit's default), so a moved package cannot make a rule pass
+ * by matching nothing.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.runbook");
+    }
+
+    private static void check(ArchRule rule) {
+        rule.check(production);
+    }
+
+    // ---- modules --------------------------------------------------------------------------------
+
+    @Test
+    void theVocabularyKnowsNoEngineNoOperatorNoDroolsNoKubernetesClient() {
+        check(noClasses().that().resideInAPackage("dev.runbook.rules..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine..", "dev.runbook.operator..",
+                        "org.drools..", "org.kie..", "io.fabric8..", "io.javaoperatorsdk.."));
+    }
+
+    @Test
+    void theEngineKnowsNoOperatorNoJosdkNoKubernetesClient() {
+        check(noClasses().that().resideInAPackage("dev.runbook.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator..",
+                        "io.javaoperatorsdk..", "io.fabric8.kubernetes.client.."));
+    }
+
+    // ---- the simulator --------------------------------------------------------------------------
+
+    @Test
+    void onlyTheSandboxAndTheScenarioKitUseTheSimulator() {
+        check(noClasses().that().resideOutsideOfPackages("dev.runbook.engine.simulation..",
+                        "dev.runbook.engine.scenario..", "dev.runbook.operator.sandbox..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.simulation.."));
+    }
+
+    // ---- the engine's phases --------------------------------------------------------------------
+
+    @Test
+    void whatAnActionDoesDependsOnTheVocabularyAlone() {
+        check(noClasses().that().resideInAPackage("dev.runbook.engine.apply..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.runbook.engine.apply..",
+                        "dev.runbook.rules..", "java.."));
+    }
+
+    @Test
+    void theSimulatedClusterBuildsOnApplyOnly() {
+        check(noClasses().that().resideInAPackage("dev.runbook.engine.simulation..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.runbook.engine.simulation..",
+                        "dev.runbook.engine.apply..", "dev.runbook.rules..", "java.."));
+    }
+
+    @Test
+    void decidingKnowsNothingOfApplyingTestingOrPresenting() {
+        check(noClasses().that().resideInAnyPackage("dev.runbook.engine.decide..", "dev.runbook.engine.check..",
+                        "dev.runbook.engine.compile..", "dev.runbook.engine.bundle..", "dev.runbook.engine.template..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine.apply..",
+                        "dev.runbook.engine.simulation..", "dev.runbook.engine.scenario..", "dev.runbook.engine.plan..",
+                        "dev.runbook.engine.state.."));
+    }
+
+    @Test
+    void nothingElseInTheEngineUsesTheScenarioKit() {
+        check(noClasses().that().resideInAPackage("dev.runbook.engine..")
+                .and().resideOutsideOfPackage("dev.runbook.engine.scenario..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.scenario.."));
+    }
+
+    // ---- the operator's phases ------------------------------------------------------------------
+
+    @Test
+    void thePhasesDoNotKnowWhoRunsThem() {
+        check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..",
+                        "dev.runbook.operator.record..", "dev.runbook.operator.kube..", "dev.runbook.operator.error..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.cycle..",
+                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.operator.cli..",
+                        "dev.runbook.operator.sandbox..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
+    }
+
+    @Test
+    void observingAndActingComeBeforeRecording() {
+        check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.record.."));
+        check(noClasses().that().resideInAPackage("dev.runbook.operator.observe..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.act.."));
+        check(noClasses().that().resideInAPackage("dev.runbook.operator.act..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.observe.."));
+    }
+
+    @Test
+    void theCommandLineIsTheTop() {
+        check(noClasses().that().resideInAPackage("dev.runbook.operator..")
+                .and().resideOutsideOfPackage("dev.runbook.operator.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.cli.."));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.runbook.operator.controller;
+
+import dev.runbook.engine.bundle.Kind;
+import dev.runbook.engine.bundle.PrimaryKind;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.config.BaseConfigurationService;
+import io.javaoperatorsdk.operator.api.config.ConfigurationService;
+import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What JOSDK is told about a bundle's controller, read back through JOSDK's own accessors. */
+class JosdkControllerConfigurationTest {
+    static final PrimaryKind WEB_APP = new PrimaryKind(new Kind("test.runbook.dev/v1", "WebApp"), "webapps", true);
+
+    final ConfigurationService service = new BaseConfigurationService();
+    final Class<? extends GenericKubernetesResource> primaryClass = new PrimaryClasses().classFor(WEB_APP);
+
+    ControllerConfiguration<? extends GenericKubernetesResource> configuration(Duration period, Set<String> namespaces) {
+        var registration = new Registration(WEB_APP, List.of(), period, "runbook-web-app", namespaces);
+        return JosdkControllerConfiguration.of("web-app", registration, primaryClass, service);
+    }
+
+    @Test
+    void theControllerIsNamedAfterTheBundleAndRunsTheRunbookReconcilerForItsPrimaryClass() {
+        var configuration = configuration(Duration.ofSeconds(30), Set.of("apps"));
+
+        assertThat(configuration.getName()).isEqualTo("runbook-web-app");
+        assertThat(configuration.getInformerConfig().getName()).isEqualTo("runbook-web-app");
+        assertThat(configuration.getResourceClass()).isEqualTo(primaryClass);
+        assertThat(configuration.getAssociatedReconcilerClassName()).isEqualTo(RunbookReconciler.class.getCanonicalName());
+        assertThat(configuration.getConfigurationService()).isSameAs(service);
+        assertThat(configuration.getFinalizerName()).isEqualTo("runbook.dev/web-app");
+        assertThat(configuration.fieldManager()).isEqualTo("runbook-web-app");
+        assertThat(configuration.getWorkflowSpec()).isEmpty();
+    }
+
+    @Test
+    void itWatchesTheGivenNamespacesOrAllWhenNoneAreGiven() {
+        assertThat(configuration(Duration.ofSeconds(30), Set.of("apps", "shop")).getInformerConfig().getNamespaces())
+                .containsExactlyInAnyOrder("apps", "shop");
+        assertThat(configuration(Duration.ofSeconds(30), Set.of()).getInformerConfig().getNamespaces())
+                .isEqualTo(Constants.DEFAULT_NAMESPACES_SET);
+    }
+
+    @Test
+    void everyReconcilePeriodACycleComes() {
+        assertThat(configuration(Duration.ofSeconds(45), Set.of()).maxReconciliationInterval()).contains(Duration.ofSeconds(45));
+    }
+
+    @Test
+    void aStatusOnlyChangeStartsNoCycleButAMetadataChangeDoes() {
+        var configuration = configuration(Duration.ofSeconds(30), Set.of());
+        assertThat(configuration.isGenerationAware()).as("replaced by MetadataChangeFilter").isFalse();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter<GenericKubernetesResource> filter =
+                (io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter) configuration.getInformerConfig().getOnUpdateFilter();
+
+        assertThat(filter.accept(app(1, Map.of()), app(1, Map.of()))).as("status only").isFalse();
+        assertThat(filter.accept(app(2, Map.of()), app(1, Map.of()))).as("new generation").isTrue();
+        assertThat(filter.accept(app(1, Map.of("runbook.dev/paused", "true")), app(1, Map.of()))).as("annotation").isTrue();
+    }
+
+    @Test
+    void temporaryFailuresAreRetriedForeverWithBackoffCappedByTheReconcilePeriod() {
+        GenericRetry shortPeriod = (GenericRetry) configuration(Duration.ofSeconds(20), Set.of()).getRetry();
+        assertThat(shortPeriod.getInitialInterval()).isEqualTo(1_000);
+        assertThat(shortPeriod.getIntervalMultiplier()).isEqualTo(2.0);
+        assertThat(shortPeriod.getMaxInterval()).isEqualTo(20_000);
+        assertThat(shortPeriod.getMaxAttempts()).isEqualTo(-1);
+
+        GenericRetry longPeriod = (GenericRetry) configuration(Duration.ofHours(1), Set.of()).getRetry();
+        assertThat(longPeriod.getMaxInterval()).isEqualTo(JosdkControllerConfiguration.LONGEST_RETRY.toMillis());
+
+        GenericRetry tinyPeriod = (GenericRetry) configuration(Duration.ofMillis(100), Set.of()).getRetry();
+        assertThat(tinyPeriod.getMaxInterval()).as("never shorter than the first retry").isEqualTo(1_000);
+    }
+
+    private static GenericKubernetesResource app(long generation, Map<String, String> annotations) {
+        var app = new GenericKubernetesResource();
+        app.setApiVersion("test.runbook.dev/v1");
+        app.setKind("WebApp");
+        app.setMetadata(new ObjectMetaBuilder().withName("shop").withNamespace("apps").withGeneration(generation)
+                .withAnnotations(annotations).build());
+        return app;
+    }
+}
