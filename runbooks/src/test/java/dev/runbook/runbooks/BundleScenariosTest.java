@@ -3,6 +3,7 @@ package dev.runbook.runbooks;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.scenario.Scenario;
 import dev.runbook.engine.scenario.ScenarioResult;
 import dev.runbook.engine.scenario.ScenarioRunner;
@@ -30,7 +31,7 @@ class BundleScenariosTest {
         return bundles.stream().map(bundle -> {
             CompiledBundle compiled = BundleCompiler.compile(BundleLoader.load(bundle));
             List<Scenario> scenarios = ScenarioSuite.read(bundle, List.of());
-            ScenarioRunner runner = new ScenarioRunner();
+            ScenarioRunner runner = new ScenarioRunner(Invariants.load(bundle));
             return DynamicContainer.dynamicContainer(bundle.getFileName().toString(), scenarios.stream().map(scenario ->
                     DynamicTest.dynamicTest(scenario.displayName(), () -> {
                         ScenarioResult result = runner.run(compiled, scenario);

@@ -51,15 +51,31 @@ public final class BundleCompiler {
         List<Problem> warnings = new ArrayList<>();
         Map<String, String> templateFiles = source.filesUnder(TemplateSet.DIRECTORY, ".yaml");
         TemplateSet templates = TemplateSet.compile(templateFiles, errors);
-        // Conditions and templates are MVEL, interpreted: checked as written, before anything compiles them.
+        errors.addAll(ExpressionContainment.checkTemplates(templateFiles, AllowList.standard()));
+
+        InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
+        if (!errors.isEmpty()) {
+            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
+            throw new InvalidInputException(errors);
+        }
+        return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
+    }
+
+    /**
+     * Compiles DRL files (by path) into a knowledge base, adding their problems as
+     * {@code file:line:col: message} to {@code errors} and {@code warnings}; null when there were errors.
+     * Also compiles a bundle's invariants (see engine.invariant). Code outside the allow-list is an
+     * error, and the code that passes is instrumented with budget checks (see engine.containment).
+     */
+    public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, List<Problem> errors, List<Problem> warnings) {
+        int before = errors.size();
+        // Conditions are MVEL, interpreted: checked as written, before anything compiles them.
         AllowList allowList = AllowList.standard();
-        List<Problem> uncontained = new ArrayList<>(ExpressionContainment.checkRules(drl, allowList));
-        uncontained.addAll(ExpressionContainment.checkTemplates(templateFiles, allowList));
+        List<Problem> uncontained = ExpressionContainment.checkRules(drl, allowList);
         if (!uncontained.isEmpty()) {
             errors.addAll(uncontained);
-            throw sorted(errors);
+            return null;
         }
-
         KnowledgeBuilderConfiguration configuration = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(
                 null, BundleCompiler.class.getClassLoader());
         KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(configuration);
@@ -69,29 +85,29 @@ public final class BundleCompiler {
                 ResourceFactory.newByteArrayResource(text.getBytes(StandardCharsets.UTF_8)).setSourcePath(path),
                 ResourceType.DRL));
         batch.build();
+        List<Problem> found = new ArrayList<>();
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.ERROR)) {
-            errors.add(DrlProblems.of(result, drl));
+            found.add(DrlProblems.of(result, drl));
         }
         // Drools follows a parse error with "Parser returned a null Package" for the same file: say it once.
-        errors.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
-                && errors.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
+        found.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
+                && found.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
+        errors.addAll(found);
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
         }
-        if (!errors.isEmpty()) throw sorted(errors);
+        if (errors.size() > before) return null;
         // Nothing of the bundle's code has run yet: check it, and bound it, before a KieBase defines it.
         Collection<KiePackage> packages = builder.getKnowledgePackages();
         List<Problem> refused = CodeContainment.check(packages, drl, allowList);
-        if (!refused.isEmpty()) throw sorted(new ArrayList<>(refused));
+        if (!refused.isEmpty()) {
+            errors.addAll(refused);
+            return null;
+        }
         CodeContainment.instrument(packages);
         InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
         kieBase.addPackages(packages);
-        return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
-    }
-
-    private static InvalidInputException sorted(List<Problem> problems) {
-        problems.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
-        return new InvalidInputException(problems);
+        return kieBase;
     }
 
     private static String required(BundleSource source, String path) {

@@ -37,12 +37,21 @@ public final class ContainedRun {
 
     /** A scenario: every cycle in it ends by the scenario's deadline too. */
     public static <T> T scenario(Supplier<T> body) {
-        return RuleBudget.within(ContainmentLimits.SCENARIO_NAME, ContainmentLimits.standard().scenarioDeadline(), 0, body);
+        return bounded(ContainmentLimits.SCENARIO_NAME, ContainmentLimits.standard().scenarioDeadline(), body);
     }
 
     /** The vetting of a bundle before it goes live: every scenario in it ends by the vetting deadline too. */
     public static <T> T vetting(Supplier<T> body) {
-        return RuleBudget.within(ContainmentLimits.VETTING_NAME, ContainmentLimits.standard().vettingDeadline(), 0, body);
+        return bounded(ContainmentLimits.VETTING_NAME, ContainmentLimits.standard().vettingDeadline(), body);
+    }
+
+    /** Rule code run outside a cycle (an invariant session) is stopped by the enclosing deadline, and named here. */
+    private static <T> T bounded(String name, Duration deadline, Supplier<T> body) {
+        try {
+            return RuleBudget.within(name, deadline, 0, body);
+        } catch (RuntimeException | Error e) {
+            throw contained(e, null);
+        }
     }
 
     /** {@code failure} as a {@link RuleContainmentException} when it is one of ours, else unchanged. */

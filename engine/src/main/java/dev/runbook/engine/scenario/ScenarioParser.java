@@ -113,7 +113,8 @@ public final class ScenarioParser {
         return reason;
     }
 
-    private static Instant instant(String text) {
+    /** An RFC 3339 time, or an IllegalArgumentException that shows the form. */
+    public static Instant instant(String text) {
         try {
             return OffsetDateTime.parse(text.trim()).toInstant();
         } catch (DateTimeParseException e) {
@@ -121,7 +122,8 @@ public final class ScenarioParser {
         }
     }
 
-    private List<ObservedObject> state(String file, Path dir, YamlMap map) {
+    /** The objects of a {@code state:} list (inline, or {@code file: PATH} relative to {@code dir}). */
+    public List<ObservedObject> state(String file, Path dir, YamlMap map) {
         List<ObservedObject> objects = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
         List<Node> items = map.list("state");
@@ -178,7 +180,8 @@ public final class ScenarioParser {
         return steps;
     }
 
-    private static List<WorldChange> changes(YamlMap step) {
+    /** The world changes of a {@code changes:} list, as a drill step writes them. */
+    public static List<WorldChange> changes(YamlMap step) {
         List<WorldChange> changes = new ArrayList<>();
         List<Node> items = step.list("changes");
         for (int i = 0; i < items.size(); i++) {

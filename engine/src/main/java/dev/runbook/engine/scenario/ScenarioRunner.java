@@ -9,6 +9,7 @@ import dev.runbook.engine.decide.FiringLimitExceededException;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.decide.RuleFailedException;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.engine.simulation.Simulator;
@@ -32,10 +33,25 @@ import java.util.Set;
  */
 public final class ScenarioRunner {
     private final java.time.Clock stopwatch;
+    private final Invariants invariants;
+
+    /**
+     * @param stopwatch  measures how long a scenario took, for reports only
+     * @param invariants checked after every cycle of every scenario (the bundle's {@code invariants/})
+     */
+    public ScenarioRunner(java.time.Clock stopwatch, Invariants invariants) {
+        this.stopwatch = stopwatch;
+        this.invariants = invariants;
+    }
+
+    /** A runner that checks the given invariants after every cycle. */
+    public ScenarioRunner(Invariants invariants) {
+        this(java.time.Clock.systemUTC(), invariants);
+    }
 
     /** @param stopwatch measures how long a scenario took, for reports only */
     public ScenarioRunner(java.time.Clock stopwatch) {
-        this.stopwatch = stopwatch;
+        this(stopwatch, Invariants.NONE);
     }
 
     public ScenarioRunner() {
@@ -60,7 +76,7 @@ public final class ScenarioRunner {
                 ContainedRun.scenario(() -> {
                     Cycle last = scenario.isDrill()
                             ? drill(bundle, scenario, simulator, fired, failures)
-                            : cycle(bundle, scenario, simulator, scenario.expect(), "", fired, failures);
+                            : cycle(bundle, scenario, simulator, scenario.expect(), "", scenario.line(), fired, failures);
                     if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
                         idempotence(bundle, scenario, simulator, fired, failures);
                     }
@@ -94,18 +110,21 @@ public final class ScenarioRunner {
                 }
             }
             simulator.settle();
-            last = cycle(bundle, scenario, simulator, step.expect(), "step " + (i + 1) + " (" + step.name() + "): ", fired, failures);
+            last = cycle(bundle, scenario, simulator, step.expect(), "step " + (i + 1) + " (" + step.name() + "): ", step.line(), fired, failures);
             if (!failures.isEmpty()) break;
         }
         return last;
     }
 
-    private Cycle cycle(CompiledBundle bundle, Scenario scenario, Simulator simulator, Expectation expect, String label,
+    private Cycle cycle(CompiledBundle bundle, Scenario scenario, Simulator simulator, Expectation expect, String label, int line,
                         Set<String> fired, List<String> failures) {
         Observation observation = observe(bundle, scenario, simulator);
         Decision decision = DecisionCycle.run(bundle, observation);
         fired.addAll(decision.firedRules());
-        List<Outcome> outcomes = simulator.applyPlan(decision.applicableActions().stream().map(PlannedAction::action).toList());
+        CheckedApply.Result applied = CheckedApply.apply(invariants, bundle, simulator, decision,
+                () -> observe(bundle, scenario, simulator));
+        List<Outcome> outcomes = applied.outcomes();
+        applied.violations().forEach(v -> failures.add(label + ExpectationCheck.at(scenario.file(), line, v.toString())));
         Map<String, Object> primary = simulator.get(observation.primary().getRef()).orElse(Map.of());
         Map<String, Object> status = primary.get("status") instanceof Map<?, ?> s ? cast(s) : Map.of();
         List<Object> conditions = status.get("conditions") instanceof List<?> c ? new ArrayList<>(c) : List.of();
@@ -119,7 +138,11 @@ public final class ScenarioRunner {
         Decision again = DecisionCycle.run(bundle, observe(bundle, scenario, simulator));
         fired.addAll(again.firedRules());
         List<PlannedAction> actions = again.applicableActions();
-        List<Outcome> outcomes = simulator.applyPlan(actions.stream().map(PlannedAction::action).toList());
+        CheckedApply.Result applied = CheckedApply.apply(invariants, bundle, simulator, again,
+                () -> observe(bundle, scenario, simulator));
+        List<Outcome> outcomes = applied.outcomes();
+        applied.violations().forEach(v -> failures.add(ExpectationCheck.at(scenario.file(), scenario.line(),
+                "idempotence cycle: " + v)));
         List<String> changed = new ArrayList<>();
         for (int i = 0; i < actions.size(); i++) {
             if (outcomes.get(i) != Outcome.NONE) {

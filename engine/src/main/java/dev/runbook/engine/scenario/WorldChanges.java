@@ -6,10 +6,13 @@ import dev.runbook.rules.fact.ObjectRef;
 import java.util.Map;
 
 /** Carries out the world changes of a drill step on the simulator. */
-final class WorldChanges {
+public final class WorldChanges {
     private WorldChanges() {}
 
-    static void apply(WorldChange change, Simulator simulator, String primaryNamespace, String file) {
+    /**
+     * @throws dev.runbook.engine.problem.InvalidInputException naming the change's line when it cannot be made
+     */
+    public static void apply(WorldChange change, Simulator simulator, String primaryNamespace, String file) {
         String namespace = change.fields().get("namespace") == null ? primaryNamespace : String.valueOf(change.fields().get("namespace"));
         ObjectRef ref = Simulator.ref(change.kind(), namespace, change.name());
         Map<String, Object> fields = change.fields();

@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.Problem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code runbook lint BUNDLE}: compile the bundle and report every problem with its place. */
+/** {@code runbook lint BUNDLE}: compile the bundle (and its invariants) and report every problem with its place. */
 @Command(name = "lint", description = "Compile a bundle and report problems as file:line:col: message.")
 final class LintCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "BUNDLE", description = "The bundle directory (it holds bundle.yaml).")
@@ -33,6 +34,8 @@ final class LintCommand implements Callable<Integer> {
             out.printf("bundle %s %s: %s, %s: OK%n", compiled.name(), compiled.spec().version(),
                     count(compiled.ruleNames().size(), "rule"), count(compiled.templates().names().size(), "template"));
             out.printf("content version %s%n", compiled.version());
+            Invariants invariants = Invariants.load(bundle);
+            if (!invariants.isEmpty()) out.printf("invariants: %s: OK%n", count(invariants.names().size(), "rule"));
             return RunbookCommand.OK;
         });
     }

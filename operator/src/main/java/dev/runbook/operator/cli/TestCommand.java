@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.scenario.Scenario;
 import dev.runbook.engine.scenario.ScenarioResult;
 import dev.runbook.engine.scenario.ScenarioRunner;
@@ -42,7 +43,7 @@ final class TestCommand implements Callable<Integer> {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             List<Scenario> scenarios = ScenarioSuite.read(bundle, scenarioFiles);
-            ScenarioRunner runner = new ScenarioRunner();
+            ScenarioRunner runner = new ScenarioRunner(Invariants.load(bundle));
             List<ScenarioResult> results = new ArrayList<>();
             int failed = 0;
             for (Scenario scenario : scenarios) {

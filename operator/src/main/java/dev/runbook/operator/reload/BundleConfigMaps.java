@@ -23,13 +23,13 @@ import java.util.stream.Stream;
  * path becomes a flat key with {@code __} for each {@code /}: {@code rules/failover.drl} is the key
  * {@code rules__failover.drl}. A bundle ConfigMap holds {@code bundle.yaml} and every file under
  * {@link #DIRECTORIES}: the rules and templates it runs, and the scenarios (with the samples they
- * read) that must pass before a reloaded bundle runs. See docs/operations.md.
+ * read) that must pass before a reloaded bundle runs, and the invariants they check. See docs/operations.md.
  */
 public final class BundleConfigMaps {
     /** The label that marks a ConfigMap as a bundle; its value is the bundle's name. */
     public static final String LABEL = "runbook.dev/bundle";
     /** The directories of a bundle that a ConfigMap carries. */
-    public static final List<String> DIRECTORIES = List.of("rules", "templates", "tests", "samples");
+    public static final List<String> DIRECTORIES = List.of("rules", "templates", "tests", "samples", "invariants");
     static final String SEPARATOR = "__";
     /** What Kubernetes accepts as a ConfigMap key. */
     private static final Pattern KEY = Pattern.compile("[-._a-zA-Z0-9]+");

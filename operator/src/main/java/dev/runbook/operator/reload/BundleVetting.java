@@ -6,6 +6,7 @@ import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.containment.ContainedRun;
 import dev.runbook.engine.containment.RuleContainmentException;
+import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -31,8 +32,6 @@ public final class BundleVetting {
     /** How many lines of a failing scenario's explanation a refusal shows. */
     static final int SHOWN_LINES = 4;
 
-    private final ScenarioRunner runner = new ScenarioRunner();
-
     /**
      * @param origin    names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})
      * @param directory the bundle's files
@@ -56,6 +55,13 @@ public final class BundleVetting {
             scenarios = ScenarioSuite.read(directory, List.of());
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: its scenario files are not valid",
+                    e.getProblems().stream().map(Problem::toString).toList());
+        }
+        ScenarioRunner runner;
+        try {
+            runner = new ScenarioRunner(Invariants.load(directory));
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(origin + ": refused: its invariants do not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
         List<String> failures = new ArrayList<>();

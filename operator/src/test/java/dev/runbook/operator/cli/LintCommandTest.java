@@ -11,7 +11,26 @@ class LintCommandTest {
         CommandResult result = CommandResult.run("lint", ProjectFiles.of("runbooks/postgres-cluster").toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
-        assertThat(result.out()).contains("bundle postgres-cluster", "rules", ": OK");
+        assertThat(result.out()).contains("bundle postgres-cluster", "rules", ": OK", "invariants: 5 rules: OK");
+    }
+
+    @Test
+    void aBrokenInvariantIsPrintedAtItsPlace(@org.junit.jupiter.api.io.TempDir java.nio.file.Path bundle) throws Exception {
+        java.nio.file.Path example = ProjectFiles.of("engine/src/test/resources/bundles/example");
+        java.nio.file.Files.writeString(bundle.resolve("bundle.yaml"), java.nio.file.Files.readString(example.resolve("bundle.yaml")));
+        for (String dir : java.util.List.of("rules", "templates")) {
+            java.nio.file.Files.createDirectories(bundle.resolve(dir));
+            try (var files = java.nio.file.Files.list(example.resolve(dir))) {
+                for (java.nio.file.Path f : files.toList()) java.nio.file.Files.copy(f, bundle.resolve(dir).resolve(f.getFileName()));
+            }
+        }
+        java.nio.file.Files.createDirectories(bundle.resolve("invariants"));
+        java.nio.file.Files.writeString(bundle.resolve("invariants/broken.drl"), "package x\nrule \"broken\"\nwhen\n    Primary(\nthen\nend\n");
+
+        CommandResult result = CommandResult.run("lint", bundle.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).startsWith("invariants/broken.drl:");
     }
 
     @Test

@@ -25,11 +25,12 @@ class BundleConfigMapsTest {
         Map<String, String> data = BundleConfigMaps.pack(POSTGRES);
 
         assertThat(data).containsKeys("bundle.yaml", "rules__failover.drl", "templates__statefulset.yaml",
-                "tests__failover.yaml", "samples__cluster.yaml");
+                "tests__failover.yaml", "samples__cluster.yaml", "invariants__roles.drl");
         assertThat(data.keySet()).noneMatch(key -> key.startsWith("crds"));
         BundleConfigMaps.unpack("configmap/x/y", data, work);
         assertThat(BundleLoader.load(work).files()).isEqualTo(BundleLoader.load(POSTGRES).files());
         assertThat(work.resolve("tests/failover.yaml")).hasSameTextualContentAs(POSTGRES.resolve("tests/failover.yaml"));
+        assertThat(work.resolve("invariants/safety.drl")).hasSameTextualContentAs(POSTGRES.resolve("invariants/safety.drl"));
     }
 
     @Test
