@@ -6,6 +6,7 @@ import dev.runbook.engine.yaml.YamlMap;
 import dev.runbook.rules.function.Durations;
 import org.yaml.snakeyaml.nodes.Node;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +33,7 @@ public final class BundleSpecParser {
         keys.put("primary", List.of("apiVersion", "kind", "plural", "namespaced"));
         keys.put("secondaries[]", List.of("apiVersion", "kind", "mapping", "selector"));
         keys.put("parameters.NAME", List.of("default", "type", "description"));
-        keys.put("limits", List.of("maxFirings", "maxActions", "namespaces", "protectedKinds"));
+        keys.put("limits", List.of("maxFirings", "maxActions", "namespaces", "protectedKinds", "cycleDeadline"));
         return java.util.Collections.unmodifiableMap(keys);
     }
 
@@ -171,7 +172,14 @@ public final class BundleSpecParser {
             protectedKinds = new ArrayList<>();
             for (Node node : limits.list("protectedKinds")) protectedKinds.add(String.valueOf(YamlFile.toJava(node)));
         }
-        return new Limits(maxFirings, maxActions, anyNamespace, protectedKinds);
+        Duration cycleDeadline = limits.optional("cycleDeadline", null, BundleSpecParser::positiveDuration);
+        return new Limits(maxFirings, maxActions, anyNamespace, protectedKinds, cycleDeadline);
+    }
+
+    private static Duration positiveDuration(String text) {
+        Duration value = Durations.parse(text.trim());
+        if (value.isZero()) throw new IllegalArgumentException("'" + text + "' must be longer than 0s");
+        return value;
     }
 
     private static int positive(String text) {

@@ -3,6 +3,9 @@ package dev.runbook.engine.compile;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.BundleSpecParser;
+import dev.runbook.engine.containment.AllowList;
+import dev.runbook.engine.containment.CodeContainment;
+import dev.runbook.engine.containment.ExpressionContainment;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
@@ -21,6 +24,7 @@ import org.kie.internal.io.ResourceFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -45,11 +49,13 @@ public final class BundleCompiler {
         }
         List<Problem> errors = new ArrayList<>();
         List<Problem> warnings = new ArrayList<>();
-        TemplateSet templates = TemplateSet.compile(source.filesUnder("templates/", ".yaml"), errors);
+        Map<String, String> templateFiles = source.filesUnder(TemplateSet.DIRECTORY, ".yaml");
+        TemplateSet templates = TemplateSet.compile(templateFiles, errors);
+        errors.addAll(ExpressionContainment.checkTemplates(templateFiles, AllowList.standard()));
 
         InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
         if (!errors.isEmpty()) {
-            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line));
+            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
             throw new InvalidInputException(errors);
         }
         return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
@@ -58,10 +64,18 @@ public final class BundleCompiler {
     /**
      * Compiles DRL files (by path) into a knowledge base, adding their problems as
      * {@code file:line:col: message} to {@code errors} and {@code warnings}; null when there were errors.
-     * Also compiles a bundle's invariants (see engine.invariant).
+     * Also compiles a bundle's invariants (see engine.invariant). Code outside the allow-list is an
+     * error, and the code that passes is instrumented with budget checks (see engine.containment).
      */
     public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, List<Problem> errors, List<Problem> warnings) {
         int before = errors.size();
+        // Conditions are MVEL, interpreted: checked as written, before anything compiles them.
+        AllowList allowList = AllowList.standard();
+        List<Problem> uncontained = ExpressionContainment.checkRules(drl, allowList);
+        if (!uncontained.isEmpty()) {
+            errors.addAll(uncontained);
+            return null;
+        }
         KnowledgeBuilderConfiguration configuration = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(
                 null, BundleCompiler.class.getClassLoader());
         KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(configuration);
@@ -83,8 +97,16 @@ public final class BundleCompiler {
             warnings.add(DrlProblems.of(result, drl));
         }
         if (errors.size() > before) return null;
+        // Nothing of the bundle's code has run yet: check it, and bound it, before a KieBase defines it.
+        Collection<KiePackage> packages = builder.getKnowledgePackages();
+        List<Problem> refused = CodeContainment.check(packages, drl, allowList);
+        if (!refused.isEmpty()) {
+            errors.addAll(refused);
+            return null;
+        }
+        CodeContainment.instrument(packages);
         InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
-        kieBase.addPackages(builder.getKnowledgePackages());
+        kieBase.addPackages(packages);
         return kieBase;
     }
 

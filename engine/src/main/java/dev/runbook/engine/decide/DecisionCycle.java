@@ -4,6 +4,7 @@ import dev.runbook.engine.bundle.ParameterValues;
 import dev.runbook.engine.check.PlanChecker;
 import dev.runbook.engine.check.PlanProblem;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.containment.ContainedRun;
 import dev.runbook.engine.policy.ExplicitNamespace;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.template.TemplateRenderer;
@@ -38,7 +39,8 @@ public final class DecisionCycle {
     /**
      * @throws IllegalArgumentException     a parameter override is unknown or of the wrong type
      * @throws FiringLimitExceededException  the rules did not come to rest within the limit
-     * @throws RuleFailedException           a rule threw
+     * @throws RuleFailedException           a rule threw; a {@code RuleContainmentException} when it ran
+     *                                       past its deadline, its memory budget or the stack
      */
     public static Decision run(CompiledBundle bundle, Observation observation) {
         return run(bundle, observation, Policy.DEFAULT);
@@ -60,7 +62,8 @@ public final class DecisionCycle {
                     .sorted(Comparator.comparing(Resource::getRef))
                     .forEach(session::insert);
             int limit = bundle.spec().limits().maxFirings();
-            int fired = fire(session, recorder, limit + 1);
+            int fired = ContainedRun.cycle(bundle.spec().limits(), recorder::currentRule,
+                    () -> fire(session, recorder, limit + 1));
             if (fired > limit) {
                 throw new FiringLimitExceededException(limit, recorder.topRules());
             }

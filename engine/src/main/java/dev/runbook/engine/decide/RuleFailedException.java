@@ -9,6 +9,12 @@ public class RuleFailedException extends RuntimeException {
         this.rule = rule;
     }
 
+    /** For subclasses that say more precisely what happened (see engine.containment). */
+    protected RuleFailedException(String rule, String message, Throwable cause) {
+        super(message, cause);
+        this.rule = rule;
+    }
+
     public String rule() { return rule; }
 
     static String rootMessage(Throwable error) {

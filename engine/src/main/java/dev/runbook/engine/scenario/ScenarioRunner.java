@@ -1,6 +1,8 @@
 package dev.runbook.engine.scenario;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.containment.ContainedRun;
+import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.DecisionCycle;
 import dev.runbook.engine.decide.FiringLimitExceededException;
@@ -82,15 +84,21 @@ public final class ScenarioRunner {
                 }
             }
             if (failures.isEmpty()) {
-                Cycle last = scenario.isDrill()
-                        ? drill(bundle, scenario, simulator, fired, failures)
-                        : cycle(bundle, scenario, simulator, scenario.expect(), "", scenario.line(), fired, failures);
-                if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
-                    idempotence(bundle, scenario, simulator, fired, failures);
-                }
+                // Every cycle of the scenario ends by the scenario's deadline too.
+                ContainedRun.scenario(() -> {
+                    Cycle last = scenario.isDrill()
+                            ? drill(bundle, scenario, simulator, fired, failures)
+                            : cycle(bundle, scenario, simulator, scenario.expect(), "", scenario.line(), fired, failures);
+                    if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
+                        idempotence(bundle, scenario, simulator, fired, failures);
+                    }
+                    return last;
+                });
             }
         } catch (InvalidInputException e) {
             e.getProblems().forEach(p -> failures.add(p.toString()));
+        } catch (RuleContainmentException e) {
+            throw e; // code that ran away is not a failed expectation: `runbook test` exits 2, vetting refuses
         } catch (FiringLimitExceededException | RuleFailedException e) {
             failures.add(scenario.file() + ": " + e.getMessage());
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -1,6 +1,7 @@
 package dev.runbook.operator.error;
 
 import dev.runbook.engine.check.PlanProblem;
+import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.FiringLimitExceededException;
 import dev.runbook.engine.decide.RuleFailedException;
@@ -45,6 +46,9 @@ public final class ErrorMapping {
 
     public static Failure classify(Throwable error) {
         if (error instanceof TemporaryException temporary) return temporary.failure();
+        if (error instanceof RuleContainmentException stopped) {
+            return new Failure(Failure.Kind.PERMANENT, Reasons.RULE_STOPPED, stopped.getMessage(), List.of(stopped.rule()));
+        }
         if (error instanceof RuleFailedException failed) {
             return new Failure(Failure.Kind.PERMANENT, Reasons.RULE_FAILED, failed.getMessage(), List.of(failed.rule()));
         }

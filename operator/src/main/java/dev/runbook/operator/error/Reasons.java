@@ -15,6 +15,8 @@ public final class Reasons {
     public static final String PLAN_REFUSED = "PlanRefused";
     /** A rule threw while it was evaluated or fired. */
     public static final String RULE_FAILED = "RuleFailed";
+    /** A rule was stopped at its deadline, its memory budget or the stack (engine.containment). */
+    public static final String RULE_STOPPED = "RuleStopped";
     /** The rules fired more than {@code limits.maxFirings} times. */
     public static final String FIRING_LIMIT_EXCEEDED = "FiringLimitExceeded";
     /** The API server refused an action for good (invalid object, forbidden, missing target). */

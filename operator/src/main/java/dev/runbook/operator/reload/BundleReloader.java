@@ -157,7 +157,8 @@ public final class BundleReloader implements AutoCloseable {
             listener.accepted(source, installed);
         } catch (BundleRefusedException refusal) {
             refuse(configMap, source, refusal);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // Rule code that overflows is caught in the cycle; this is for anything deeper in compiling.
             refuse(configMap, source, new BundleRefusedException(source + ": refused: " + e));
         }
     }

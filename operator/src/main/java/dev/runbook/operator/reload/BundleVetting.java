@@ -4,6 +4,8 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.containment.ContainedRun;
+import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
@@ -128,17 +130,26 @@ public final class BundleVetting {
         }
         List<String> failures = new ArrayList<>();
         List<String> failed = new ArrayList<>();
-        String firstDifference = null;
-        for (Scenario scenario : scenarios) {
-            ScenarioResult result = runner.run(bundle, scenario);
-            if (!result.passed()) {
-                // The first lines of the first failure say what differed; `runbook test` shows the rest.
-                List<String> lines = result.failures().get(0).lines().limit(SHOWN_LINES).toList();
-                failures.add("FAIL " + scenario.displayName() + ": " + String.join("\n    ", lines));
-                failed.add(scenario.displayName());
-                if (firstDifference == null) firstDifference = String.join(" ", lines.stream().map(String::strip).toList());
-            }
+        List<String> differences = new ArrayList<>();
+        try {
+            // All scenarios together end by the vetting deadline: a runaway rule cannot hold the reload thread.
+            ContainedRun.vetting(() -> {
+                for (Scenario scenario : scenarios) {
+                    ScenarioResult result = runner.run(bundle, scenario);
+                    if (!result.passed()) {
+                        // The first lines of the first failure say what differed; `runbook test` shows the rest.
+                        List<String> lines = result.failures().get(0).lines().limit(SHOWN_LINES).toList();
+                        failures.add("FAIL " + scenario.displayName() + ": " + String.join("\n    ", lines));
+                        failed.add(scenario.displayName());
+                        differences.add(String.join(" ", lines.stream().map(String::strip).toList()));
+                    }
+                }
+                return failures;
+            });
+        } catch (RuleContainmentException e) {
+            throw new BundleRefusedException(origin + ": refused: " + e.getMessage());
         }
+        String firstDifference = differences.isEmpty() ? null : differences.get(0);
         if (!failures.isEmpty()) {
             throw new BundleRefusedException(origin + ": refused: " + failures.size() + " of " + scenarios.size()
                     + " scenarios failed", headline(failed, firstDifference), failures);

@@ -20,6 +20,17 @@ class PlanCommandTest {
     }
 
     @Test
+    void aRuleThatNeverEndsExitsTwoWithOneLineNamingIt() {
+        String bundle = ProjectFiles.of("engine/src/test/resources/bundles/contained/loop-in-consequence").toString();
+        String state = ProjectFiles.of("engine/src/test/resources/bundles/contained/store.yaml").toString();
+        CommandResult result = CommandResult.run("plan", bundle, "--state", state);
+
+        assertThat(result.exitCode()).as(result.out() + result.err()).isEqualTo(2);
+        assertThat(result.err().strip()).startsWith("runbook: rule 'Loop forever' exceeded its deadline")
+                .doesNotContain("\tat ").doesNotContain("Exception");
+    }
+
+    @Test
     void printsFiredRulesMatchedFactsAndActionsAsYaml() {
         CommandResult result = CommandResult.run("plan", BUNDLE, "--state", FAILED);
 

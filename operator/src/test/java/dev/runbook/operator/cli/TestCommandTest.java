@@ -8,6 +8,25 @@ class TestCommandTest {
     private static final String EXAMPLE = ProjectFiles.of("engine/src/test/resources/bundles/example").toString();
 
     @Test
+    void aRuleThatNeverEndsExitsTwoWithOneLineNamingIt() {
+        CommandResult result = CommandResult.run("test",
+                ProjectFiles.of("engine/src/test/resources/bundles/contained/loop-in-consequence").toString());
+
+        assertThat(result.exitCode()).as(result.out() + result.err()).isEqualTo(2);
+        assertThat(result.err().strip()).startsWith("runbook: rule 'Loop forever' exceeded its deadline")
+                .doesNotContain("\tat ").doesNotContain("Exception");
+    }
+
+    @Test
+    void aBundleThatCallsExitIsRefusedAndExitsTwo() {
+        CommandResult result = CommandResult.run("test",
+                ProjectFiles.of("engine/src/test/resources/bundles/contained/exit-in-consequence").toString());
+
+        assertThat(result.exitCode()).as(result.out() + result.err()).isEqualTo(2);
+        assertThat(result.err()).startsWith("rules/attack.drl:9:12: java.lang.System.exit is not allowed in rules");
+    }
+
+    @Test
     void passingScenariosPrintOneLineEachAndAClosingCount() {
         CommandResult result = CommandResult.run("test", EXAMPLE);
 

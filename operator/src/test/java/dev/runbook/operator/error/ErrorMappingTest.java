@@ -1,6 +1,7 @@
 package dev.runbook.operator.error;
 
 import dev.runbook.engine.check.PlanProblem;
+import dev.runbook.engine.containment.RuleDeadlineExceededException;
 import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.FiringLimitExceededException;
 import dev.runbook.engine.decide.RuleFailedException;
@@ -11,6 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,16 @@ class ErrorMappingTest {
         var error = new ActionFailedException("apply ConfigMap demo/x", List.of("r"), new KubernetesClientException("down", 503, null));
         assertThat(ErrorMapping.classify(error).isTemporary()).isTrue();
         assertThat(ErrorMapping.classify(error).reason()).isEqualTo(Reasons.API_UNAVAILABLE);
+    }
+
+    @Test
+    void aRuleStoppedAtItsDeadlineIsPermanentAndNamesTheRule() {
+        Failure stopped = ErrorMapping.classify(new RuleDeadlineExceededException("Loop forever", "limits.cycleDeadline",
+                Duration.ofMillis(300), null));
+        assertThat(stopped.kind()).isEqualTo(Failure.Kind.PERMANENT);
+        assertThat(stopped.reason()).isEqualTo(Reasons.RULE_STOPPED);
+        assertThat(stopped.message()).startsWith("rule 'Loop forever' exceeded its deadline");
+        assertThat(stopped.rules()).containsExactly("Loop forever");
     }
 
     @Test

@@ -41,6 +41,26 @@ class BundleVettingTest {
     }
 
     @Test
+    void aBundleWhoseRuleNeverEndsIsRefusedAndTheNextBundleIsVetted() {
+        var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/loop",
+                ProjectFiles.of("engine/src/test/resources/bundles/contained/loop-in-consequence")));
+
+        assertThat(refusal.getMessage()).startsWith("configmap/ops/loop: refused: rule 'Loop forever' exceeded its deadline")
+                .contains("limits.cycleDeadline");
+        // The same vetting (one reload thread) goes on to the next bundle.
+        assertThat(vetting.vet("configmap/ops/pg", ProjectFiles.of("runbooks/postgres-cluster")).scenarios()).isGreaterThan(50);
+    }
+
+    @Test
+    void aBundleThatCallsOutsideTheAllowListIsRefusedWithFileLineColumn() {
+        var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/exec",
+                ProjectFiles.of("engine/src/test/resources/bundles/contained/exec-in-consequence")));
+
+        assertThat(refusal.getMessage()).isEqualTo("configmap/ops/exec: refused: the bundle does not compile");
+        assertThat(refusal.details()).anySatisfy(d -> assertThat(d).startsWith("rules/attack.drl:9:13: java.lang.Runtime.getRuntime"));
+    }
+
+    @Test
     void aFailingScenarioIsNamed() throws IOException {
         Path bundle = copyOf(ProjectFiles.of("engine/src/test/resources/bundles/example"));
         try (var failing = Files.list(bundle.resolve("failing-tests"))) {

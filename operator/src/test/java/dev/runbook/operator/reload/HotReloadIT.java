@@ -1,5 +1,7 @@
 package dev.runbook.operator.reload;
 
+import dev.runbook.engine.containment.AllowList;
+import dev.runbook.engine.containment.ContainmentLimits;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.record.CycleReport;
@@ -287,6 +289,23 @@ class HotReloadIT {
 
     @Test
     void aCycleInFlightDuringASwapFinishesOnTheBundleItStartedWith() throws InterruptedException {
+        // The gate is test code called from the rules: the administrator's allow-list admits it, and the
+        // cycle it holds may wait past the default cycle deadline (docs/security.md).
+        String allowed = System.setProperty(AllowList.PROPERTY, CycleGate.class.getName());
+        String deadline = System.setProperty(ContainmentLimits.CYCLE_PROPERTY, "5m");
+        try {
+            swapDuringAHeldCycle();
+        } finally {
+            restore(AllowList.PROPERTY, allowed);
+            restore(ContainmentLimits.CYCLE_PROPERTY, deadline);
+        }
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) System.clearProperty(property); else System.setProperty(property, value);
+    }
+
+    private void swapDuringAHeldCycle() throws InterruptedException {
         ship("runbook-bundle-greeter", gated(greeter("v1", "hello")));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
         String v1 = reloads.accepted.get(0).active().bundle().version();

@@ -1,0 +1,50 @@
+package dev.runbook.engine.containment;
+
+import java.time.Duration;
+
+/**
+ * Thrown inside rule code by {@link RuleBudget#check()} when the budget is spent. An Error, so that
+ * a rule's {@code catch (Exception e)} does not swallow it (catching Error or Throwable is refused
+ * at compile time); the cycle turns it into a {@link RuleDeadlineExceededException} or a
+ * {@link RuleMemoryExceededException} naming the rule.
+ */
+public final class BudgetExceededError extends Error {
+    private final String limitName;
+    private final Duration deadline;
+    private final long allocatedBytes;
+    private final long maxAllocatedBytes;
+
+    private BudgetExceededError(String message, String limitName, Duration deadline, long allocatedBytes, long maxAllocatedBytes) {
+        super(message, null, false, true);
+        this.limitName = limitName;
+        this.deadline = deadline;
+        this.allocatedBytes = allocatedBytes;
+        this.maxAllocatedBytes = maxAllocatedBytes;
+    }
+
+    static BudgetExceededError deadline(String limitName, Duration deadline) {
+        return new BudgetExceededError("ran longer than " + dev.runbook.rules.function.Durations.format(deadline) + " (" + limitName + ")",
+                limitName, deadline, 0, 0);
+    }
+
+    static BudgetExceededError memory(String limitName, long allocated, long max) {
+        return new BudgetExceededError("allocated " + allocated / (1024 * 1024) + " MiB, more than the "
+                + max / (1024 * 1024) + " MiB a cycle may (" + ContainmentLimits.MEMORY_NAME + ")",
+                limitName, null, allocated, max);
+    }
+
+    /** The same stop, thrown again from a later check. */
+    BudgetExceededError again() {
+        return this;
+    }
+
+    public boolean isDeadline() { return deadline != null; }
+
+    public String limitName() { return limitName; }
+
+    public Duration deadline() { return deadline; }
+
+    public long allocatedBytes() { return allocatedBytes; }
+
+    public long maxAllocatedBytes() { return maxAllocatedBytes; }
+}

@@ -1,0 +1,45 @@
+package dev.runbook.engine.containment;
+
+import java.util.List;
+
+/**
+ * Resolves a name as MVEL would: a fully qualified class, an imported one, or one of
+ * {@code java.lang}. Never initialises a class.
+ */
+final class ClassNames {
+    private final List<String> imports;
+    private final ClassLoader loader;
+
+    /** @param imports the DRL file's imports ({@code a.b.C} or {@code a.b.*}) */
+    ClassNames(List<String> imports, ClassLoader loader) {
+        this.imports = imports;
+        this.loader = loader;
+    }
+
+    /** The binary class name {@code name} refers to, or null when it is no class. */
+    String resolve(String name) {
+        if (name.contains(".")) {
+            String found = load(name);
+            if (found != null) return found;
+            // a nested class written with dots: java.util.Map.Entry
+            int dot = name.lastIndexOf('.');
+            return load(name.substring(0, dot) + "$" + name.substring(dot + 1));
+        }
+        for (String imported : imports) {
+            if (imported.endsWith("." + name)) return load(imported);
+            if (imported.endsWith(".*")) {
+                String found = load(imported.substring(0, imported.length() - 1) + name);
+                if (found != null) return found;
+            }
+        }
+        return load("java.lang." + name);
+    }
+
+    private String load(String className) {
+        try {
+            return Class.forName(className, false, loader).getName();
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.runbook.engine.containment;
+
+import dev.runbook.engine.problem.Problem;
+import org.drools.base.definitions.InternalKnowledgePackage;
+import org.kie.api.definition.KiePackage;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks the bytecode a bundle's DRL compiled to against the allow-list, then instruments it with
+ * budget checks. Runs after Drools compiled the packages and before any KieBase defines their
+ * classes, so no code of a bundle runs before it passed.
+ */
+public final class CodeContainment {
+    private CodeContainment() {}
+
+    /** Every use of something not allowed, as {@code rules/x.drl:LINE:COL: ...}; empty when all is allowed. */
+    public static List<Problem> check(Collection<KiePackage> packages, Map<String, String> drl, AllowList allowList) {
+        List<Problem> problems = new ArrayList<>();
+        for (KiePackage kiePackage : packages) {
+            CompiledCode code = new CompiledCode((InternalKnowledgePackage) kiePackage);
+            if (code.isEmpty()) continue;
+            Set<String> own = code.ownClasses();
+            code.classes().forEach((resource, bytes) -> {
+                String internalName = resource.substring(0, resource.length() - ".class".length());
+                var check = new BytecodeCheck(allowList, own, code.isDroolsInvoker(internalName));
+                for (BytecodeCheck.Finding finding : check.check(bytes)) {
+                    problems.add(locate(code, finding, drl));
+                }
+            });
+        }
+        return problems.stream().distinct().toList();
+    }
+
+    /** Inserts the budget checks into every class of the packages. Call only after {@link #check} found nothing. */
+    public static void instrument(Collection<KiePackage> packages) {
+        for (KiePackage kiePackage : packages) {
+            CompiledCode code = new CompiledCode((InternalKnowledgePackage) kiePackage);
+            if (code.isEmpty()) continue;
+            code.classes().forEach((resource, bytes) -> code.replace(resource, BudgetInstrumenter.instrument(bytes)));
+        }
+    }
+
+    /** When Drools' class name does not say the file: the first file that uses the name at all. */
+    private static String fileMentioning(Map<String, String> drl, String name) {
+        return drl.entrySet().stream().filter(e -> e.getValue().contains(name)).map(Map.Entry::getKey)
+                .sorted().findFirst().orElse(null);
+    }
+
+    private static Problem locate(CompiledCode code, BytecodeCheck.Finding finding, Map<String, String> drl) {
+        String file = code.file(finding.className(), drl);
+        int line = code.drlLine(finding.className(), finding.javaLine());
+        String memberName = finding.member().substring(finding.member().lastIndexOf('.') + 1);
+        if (memberName.equals("<init>")) {
+            String owner = finding.member().substring(0, finding.member().lastIndexOf('.'));
+            memberName = owner.substring(owner.lastIndexOf('.') + 1);
+        }
+        String message = finding.member() + " is " + (finding.reason().startsWith("not on")
+                ? "not allowed in rules: " + finding.reason() + " (see docs/security.md for what rules may call)"
+                : "not allowed in rules: " + finding.reason());
+        if (file == null) file = fileMentioning(drl, memberName);
+        if (file == null) return Problem.inFile("rules/", message);
+        String source = drl.get(file);
+        int[] at = source == null ? new int[] {line, 0} : SourcePosition.find(source, line, memberName);
+        return new Problem(file, at[0], at[1], message);
+    }
+}

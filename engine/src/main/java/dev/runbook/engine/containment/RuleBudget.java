@@ -1,0 +1,98 @@
+package dev.runbook.engine.containment;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * The time and memory a thread's rule code may still use. The engine inserts a call to
+ * {@link #check()} at every method entry and backward branch of a bundle's compiled code, so a
+ * {@code while (true)} or a deep recursion reaches a check within a few instructions; past the
+ * deadline or the allocation budget the check throws, and the cycle fails naming the rule.
+ *
+ * <p>Budgets nest: a scenario's deadline encloses its cycles', and a cycle ends at the earlier of
+ * the two. Once a budget is spent every later check throws again, so a rule cannot swallow the
+ * stop and carry on. A thread outside {@link #within} runs unchecked (one ThreadLocal read).
+ */
+public final class RuleBudget {
+    private static final ThreadLocal<Budget> CURRENT = new ThreadLocal<>();
+    /** Checks between two reads of the clock and the allocation counter: keeps a check a few nanoseconds. */
+    private static final int SAMPLE_EVERY = 16;
+    private static final com.sun.management.ThreadMXBean THREADS = threads();
+
+    private RuleBudget() {}
+
+    /** Called by instrumented bundle code; never by hand. */
+    public static void check() {
+        Budget budget = CURRENT.get();
+        if (budget != null) budget.tick();
+    }
+
+    /**
+     * Runs {@code body} under a deadline named {@code limitName} (e.g. {@code limits.cycleDeadline})
+     * and, when {@code maxAllocatedBytes > 0}, an allocation budget. An enclosing budget that ends
+     * sooner still applies.
+     *
+     * @throws BudgetExceededError from the body when a check found the budget spent
+     */
+    public static <T> T within(String limitName, Duration deadline, long maxAllocatedBytes, Supplier<T> body) {
+        Budget enclosing = CURRENT.get();
+        Budget budget = new Budget(limitName, deadline, maxAllocatedBytes, enclosing);
+        CURRENT.set(budget);
+        try {
+            return body.get();
+        } finally {
+            if (enclosing == null) CURRENT.remove(); else CURRENT.set(enclosing);
+        }
+    }
+
+    private static com.sun.management.ThreadMXBean threads() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
+                && bean.isThreadAllocatedMemorySupported()) {
+            if (!bean.isThreadAllocatedMemoryEnabled()) bean.setThreadAllocatedMemoryEnabled(true);
+            return bean;
+        }
+        return null;
+    }
+
+    private static long allocatedBytes() {
+        return THREADS == null ? 0 : THREADS.getCurrentThreadAllocatedBytes();
+    }
+
+    private static final class Budget {
+        private final String limitName;
+        private final Duration deadline;
+        private final long endsAtNanos;
+        private final long maxAllocatedBytes;
+        private final long allocatedAtStart;
+        private final Budget enclosing;
+        private int ticks;
+        private BudgetExceededError spent;
+
+        Budget(String limitName, Duration deadline, long maxAllocatedBytes, Budget enclosing) {
+            this.limitName = limitName;
+            this.deadline = deadline;
+            this.endsAtNanos = System.nanoTime() + deadline.toNanos();
+            this.maxAllocatedBytes = maxAllocatedBytes;
+            this.allocatedAtStart = maxAllocatedBytes > 0 ? allocatedBytes() : 0;
+            this.enclosing = enclosing;
+        }
+
+        void tick() {
+            if (spent != null) throw spent.again();
+            if (++ticks % SAMPLE_EVERY != 0) return;
+            long now = System.nanoTime();
+            for (Budget b = this; b != null; b = b.enclosing) {
+                if (now - b.endsAtNanos > 0) {
+                    throw spent = BudgetExceededError.deadline(b.limitName, b.deadline);
+                }
+            }
+            if (maxAllocatedBytes > 0) {
+                long allocated = allocatedBytes() - allocatedAtStart;
+                if (allocated > maxAllocatedBytes) {
+                    throw spent = BudgetExceededError.memory(limitName, allocated, maxAllocatedBytes);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.runbook.engine.containment;
+
+import dev.runbook.engine.TestBundles;
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.compile.BundleCompiler;
+import dev.runbook.engine.problem.InvalidInputException;
+import dev.runbook.engine.problem.Problem;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Every route by which code in a bundle could reach outside the vocabulary is refused when the
+ * bundle is compiled, at the file, line and column of the use. The bundles are under
+ * src/test/resources/bundles/contained; none of them compiles, so none of their code runs.
+ */
+class CodeContainmentTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            exec-in-consequence        |  9 | java.lang.Runtime.getRuntime
+            exit-in-consequence        |  9 | java.lang.System.exit
+            class-for-name             |  9 | java.lang.Class.forName
+            class-loader-of-a-fact     |  9 | getClass
+            declared-method            |  9 | java.lang.Class.getDeclaredMethod
+            read-a-file                |  9 | java.nio.file.Files.readString
+            open-a-socket              |  9 | java.net.Socket
+            start-a-thread             |  9 | java.lang.Thread
+            read-the-environment       |  9 | java.lang.System.getenv
+            exec-in-function           |  6 | java.lang.ProcessBuilder
+            exec-two-functions-deep    |  6 | java.lang.Runtime.getRuntime
+            exec-in-a-lambda           |  9 | java.lang.Runtime
+            exec-in-eval               |  8 | java.lang.Runtime
+            catch-throwable            | 11 | java.lang.Throwable
+            """)
+    void javaCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
+        Problem problem = firstProblemOf(bundle);
+        assertThat(problem.file()).isEqualTo("rules/attack.drl");
+        assertThat(problem.message()).contains(what).contains("not allowed in rules");
+        assertThat(problem.line()).isEqualTo(line);
+        assertThat(problem.column()).isPositive();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            property-in-constraint     | 7  | System
+            class-loader-in-constraint | 7  | getClass
+            exec-in-from               | 8  | Runtime
+            mvel-consequence           | 6  | dialect
+            exec-in-declared-default   | 6  | java.lang.Runtime
+            exec-in-salience           | 6  | java.lang.System
+            """)
+    void mvelCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
+        Problem problem = firstProblemOf(bundle);
+        assertThat(problem.file()).isEqualTo("rules/attack.drl");
+        assertThat(problem.message()).contains(what);
+        assertThat(problem.line()).isEqualTo(line);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aTemplateExpressionOutsideTheAllowListIsRefusedWhereItIsWritten() {
+        Problem problem = firstProblemOf("exec-in-template");
+        assertThat(problem.file()).isEqualTo("templates/config.yaml");
+        assertThat(problem.message()).contains("java.lang.Runtime").contains("not allowed");
+        assertThat(problem.line()).isEqualTo(6);
+        assertThat(problem.column()).isEqualTo(12);
+    }
+
+    private static Problem firstProblemOf(String bundle) {
+        Throwable error = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> BundleCompiler.compile(BundleLoader.load(TestBundles.directory("contained/" + bundle)))));
+        assertThat(error).as("compiling %s must be refused", bundle).isInstanceOf(InvalidInputException.class);
+        return ((InvalidInputException) error).getProblems().get(0);
+    }
+}

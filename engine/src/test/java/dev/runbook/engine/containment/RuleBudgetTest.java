@@ -1,0 +1,75 @@
+package dev.runbook.engine.containment;
+
+import dev.runbook.engine.TestBundles;
+import dev.runbook.engine.decide.RuleFailedException;
+import dev.runbook.engine.scenario.CycleTester;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Rule code that runs away is stopped at its deadline, its memory budget or the stack, and the
+ * cycle fails naming the rule. The bundles are under src/test/resources/bundles/contained (their
+ * bundle.yaml asks for a cycle deadline of 300ms). The timeout only keeps a regression from hanging
+ * the build: without containment these cycles never end.
+ */
+class RuleBudgetTest {
+    private static final Path STORE = TestBundles.directory("contained/loop-in-consequence").resolveSibling("store.yaml");
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            loop-in-consequence      | Loop forever                              | exceeded its deadline
+            loop-in-function         | Loop in a function                        | exceeded its deadline
+            loop-in-constraint       | (a condition, in function spinning)       | exceeded its deadline
+            loop-catching-exceptions | Catch and carry on                        | exceeded its deadline
+            deep-recursion           | Recurse without end                       | overflowed the stack
+            """)
+    void runawayRuleCodeIsStoppedAndTheCycleFailsNamingTheRule(String bundle, String rule, String what) {
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> CycleTester.of(TestBundles.compiled("contained/" + bundle))
+                        .given(STORE)
+                        .fire()));
+        assertThat(failure).isInstanceOf(RuleFailedException.class).hasMessageContaining(what);
+        assertThat(((RuleFailedException) failure).rule()).isEqualTo(rule);
+        assertThat(failure.getMessage()).contains("'" + rule + "'");
+    }
+
+    @Test
+    void aRuleThatAllocatesWithoutEndIsStoppedAtTheMemoryBudget() {
+        String before = System.getProperty(ContainmentLimits.MEMORY_PROPERTY);
+        System.setProperty(ContainmentLimits.MEMORY_PROPERTY, "64");
+        try {
+            Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                    () -> CycleTester.of(TestBundles.compiled("contained/huge-allocation")).given(STORE).fire()));
+            assertThat(failure).isInstanceOf(RuleMemoryExceededException.class)
+                    .hasMessageContaining("rule 'Allocate without end' exceeded the memory a cycle may use");
+        } finally {
+            if (before == null) System.clearProperty(ContainmentLimits.MEMORY_PROPERTY);
+            else System.setProperty(ContainmentLimits.MEMORY_PROPERTY, before);
+        }
+    }
+
+    @Test
+    void aDeadlineNamesTheLimitThatWasReached() {
+        Throwable failure = catchThrowable(() -> CycleTester.of(TestBundles.compiled("contained/loop-in-consequence"))
+                .given(STORE)
+                .fire());
+        assertThat(failure).isInstanceOf(RuleDeadlineExceededException.class);
+        RuleDeadlineExceededException deadline = (RuleDeadlineExceededException) failure;
+        assertThat(deadline.limitName()).isEqualTo("limits.cycleDeadline");
+        assertThat(deadline.deadline()).isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void codeOutsideABudgetRunsUnchecked() {
+        RuleBudget.check(); // no budget on this thread: nothing to spend
+        assertThat(RuleBudget.within("test", Duration.ofSeconds(5), 0, () -> "done")).isEqualTo("done");
+    }
+}
