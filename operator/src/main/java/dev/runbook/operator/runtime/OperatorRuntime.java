@@ -5,6 +5,7 @@ import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.health.ApiServerProbe;
+import dev.runbook.operator.health.CycleDeadlines;
 import dev.runbook.operator.health.DeadlineOverruns;
 import dev.runbook.operator.health.DeadlineReport;
 import dev.runbook.operator.health.Heartbeat;
@@ -93,8 +94,10 @@ public final class OperatorRuntime implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
+        CycleListener deadlines = new CycleDeadlines(overruns);
         this.listener = (primary, report) -> {
             metrics.cycleRecorded(primary, report);
+            deadlines.cycleRecorded(primary, report);
             also.cycleRecorded(primary, report);
         };
         Lease lease = settings.leaderElection();

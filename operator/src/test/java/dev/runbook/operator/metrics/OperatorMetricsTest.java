@@ -24,8 +24,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-class OperatorMetricsTest {
-    static final Primary APP = new Primary(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
+public class OperatorMetricsTest {
+    public static final Primary APP = new Primary(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
             "metadata", Map.of("name", "shop", "namespace", "demo")));
     static final PlannedAction PHASE = new PlannedAction(Actions.setStatus(APP, "phase", "Serving"), List.of("Phase"));
     static final PlannedAction READY = new PlannedAction(Actions.setCondition(APP, "Ready", "True", "Ok", ""), List.of("Ready"));
@@ -43,12 +43,12 @@ class OperatorMetricsTest {
         return new Firing(rule, List.of(), List.of(), List.of(), List.of());
     }
 
-    static Decision decision(List<PlanProblem> problems) {
+    public static Decision decision(List<PlanProblem> problems) {
         return new Decision("web-app", "abc", Instant.EPOCH, List.of(firing("Phase"), firing("Ready"), firing("Phase")),
                 List.of(PHASE, READY), problems);
     }
 
-    static CycleReport report(BundleSpec.Mode mode, boolean paused, Decision decision, List<AppliedAction> applied,
+    public static CycleReport report(BundleSpec.Mode mode, boolean paused, Decision decision, List<AppliedAction> applied,
                               PlannedAction failed, Failure failure) {
         return new CycleReport("c-1", "web-app", "abc", mode, paused, decision, applied, failed, failure, Duration.ofMillis(250));
     }
