@@ -137,6 +137,7 @@ class PostgresExploreTest {
     }
 
     private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return; // no run failed, so nothing was written
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
         }
