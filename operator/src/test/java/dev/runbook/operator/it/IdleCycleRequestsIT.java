@@ -45,10 +45,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A converged primary costs nothing per cycle: no write and no read, counted twice — by the API
- * server's own request metrics ({@code apiserver_request_total}) for the primary's kind, which this test
- * gives a group of its own so that nothing else on a shared control plane counts there, and by the
- * operator's client for every request it sends (watches excepted: they stay open). Cycles are made
+ * A converged primary costs nothing per cycle: no write and no read. Writes are counted twice — by the
+ * API server's own request metrics ({@code apiserver_request_total}) for the primary's kind, which this
+ * test gives a group of its own so that nothing else on a shared control plane counts there, and by the
+ * operator's client; reads by the operator's client alone, for every request it sends (watches excepted:
+ * they stay open), since the server's counters cannot tell the operator's GETs from the garbage
+ * collector's. Cycles are made
  * frequent with a 1 s reconcile period. Skipped, with the reason, on the embedded server.
  */
 @Tag("real-api-server")
@@ -108,7 +110,7 @@ class IdleCycleRequestsIT {
 
             assertThat(converged(last.get())).as("still converged at the end").isTrue();
             assertThat(difference(serverBefore, serverAfter))
-                    .as("the API server's count of requests on %s webapps over %d idle cycles", GROUP, counted).isEmpty();
+                    .as("the API server's count of writes on %s webapps over %d idle cycles", GROUP, counted).isEmpty();
             assertThat(sent).as("the operator's requests over %d idle cycles", counted).isEmpty();
         }
     }
@@ -145,6 +147,9 @@ class IdleCycleRequestsIT {
                 labels.put(pair.substring(0, eq), pair.substring(eq + 2, pair.length() - 1));
             }
             if (!REQUEST_VERBS.contains(labels.get("verb"))) continue;
+            // The server's counters say what was asked, not who asked: the garbage collector GETs an owner to
+            // check that it exists, so reads are counted on the operator's own client below, writes here.
+            if (labels.get("verb").equals("GET")) continue;
             // A DELETE on a whole namespace's collection is the namespace controller emptying a namespace
             // that another test deleted (it sweeps every kind the server knows, this one included); the
             // operator never deletes a collection, and its own client's count below would show it if it did.
