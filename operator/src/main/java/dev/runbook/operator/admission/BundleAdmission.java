@@ -1,5 +1,6 @@
 package dev.runbook.operator.admission;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.reload.BundleReloader;
 import dev.runbook.operator.reload.BundleVetting;
@@ -28,11 +29,7 @@ public final class BundleAdmission implements AutoCloseable {
     private final Duration budget;
     private final BundleVetting vetting;
     // Two checks at once at most; what waits past its budget is allowed with a warning.
-    private final ExecutorService checks = Executors.newFixedThreadPool(2, runnable -> {
-        Thread thread = new Thread(runnable, "runbook-admission");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService checks = Executors.newFixedThreadPool(2, DaemonThreads.named("runbook-admission"));
 
     public BundleAdmission(Duration budget) {
         this(budget, dev.runbook.engine.policy.Policy.DEFAULT);

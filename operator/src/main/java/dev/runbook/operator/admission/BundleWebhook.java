@@ -1,5 +1,6 @@
 package dev.runbook.operator.admission;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -84,11 +85,7 @@ public final class BundleWebhook implements AutoCloseable {
             throws IOException {
         HttpsServer server = HttpsServer.create(address, 0);
         server.setHttpsConfigurator(new HttpsConfigurator(certificate.sslContext()));
-        ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
-            Thread thread = new Thread(runnable, "runbook-webhook");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService executor = Executors.newFixedThreadPool(2, DaemonThreads.named("runbook-webhook"));
         BundleWebhook webhook = new BundleWebhook(server, executor, admission);
         server.createContext("/", webhook::handle);
         server.setExecutor(executor);

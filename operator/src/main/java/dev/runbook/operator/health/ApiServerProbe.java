@@ -1,5 +1,6 @@
 package dev.runbook.operator.health;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,11 +43,7 @@ public final class ApiServerProbe implements AutoCloseable {
     /** Probes now and then every {@link #PERIOD}, on a daemon thread. */
     public synchronized ApiServerProbe start() {
         if (timer != null) return this;
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "runbook-api-probe");
-            thread.setDaemon(true);
-            return thread;
-        });
+        timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("runbook-api-probe"));
         timer.scheduleWithFixedDelay(this::probe, 0, PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         return this;
     }

@@ -1,5 +1,6 @@
 package dev.runbook.operator.leader;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -61,8 +62,8 @@ public final class LeaderElection implements AutoCloseable {
     private final String identity;
     private final Timing timing;
     private final Candidate candidate;
-    private final ExecutorService elector = Executors.newCachedThreadPool(daemon("runbook-lease"));
-    private final ExecutorService transitions = Executors.newSingleThreadExecutor(daemon("runbook-leadership"));
+    private final ExecutorService elector = Executors.newCachedThreadPool(DaemonThreads.named("runbook-lease"));
+    private final ExecutorService transitions = Executors.newSingleThreadExecutor(DaemonThreads.named("runbook-leadership"));
     private volatile boolean leading;
     private volatile boolean closed;
     private CompletableFuture<?> election;
@@ -172,11 +173,4 @@ public final class LeaderElection implements AutoCloseable {
         client.close();
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
 }

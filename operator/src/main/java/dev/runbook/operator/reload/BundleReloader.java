@@ -1,5 +1,6 @@
 package dev.runbook.operator.reload;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
@@ -53,11 +54,7 @@ public final class BundleReloader implements AutoCloseable {
     private final AcceptedBundles accepted;
     private final Clock clock;
     private final Heartbeat heartbeat;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-        Thread t = new Thread(runnable, "runbook-reload");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("runbook-reload"));
     /** The content last handled per source; touched only on the reload thread (and before it starts). */
     private final Map<String, String> handled = new HashMap<>();
     private SharedIndexInformer<ConfigMap> informer;

@@ -1,5 +1,6 @@
 package dev.runbook.operator.runtime;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.RunbookOperator;
@@ -177,11 +178,7 @@ public final class OperatorRuntime implements AutoCloseable {
     /** While acting, renews the presence Lease and warns about other operators acting ({@link OperatorPresence}). */
     private void announce() {
         if (presence == null || presenceTimer != null) return;
-        presenceTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "runbook-presence");
-            thread.setDaemon(true);
-            return thread;
-        });
+        presenceTimer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("runbook-presence"));
         presenceTimer.scheduleWithFixedDelay(() -> {
             try {
                 presence.renewAndLook();

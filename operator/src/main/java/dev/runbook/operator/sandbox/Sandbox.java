@@ -1,5 +1,6 @@
 package dev.runbook.operator.sandbox;
 
+import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.SimulatedControllers;
@@ -120,11 +121,7 @@ public final class Sandbox implements AutoCloseable {
                 new Kind("v1", "Pod"), new Kind("apps/v1", "StatefulSet"), new Kind("batch/v1", "Job"),
                 new Kind("v1", "Service"), new Kind("v1", "ConfigMap")), clock);
         simulated = new SimulatedControllers(view, options.readyAfter());
-        controllers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "sandbox-controllers");
-            thread.setDaemon(true);
-            return thread;
-        });
+        controllers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("sandbox-controllers"));
         controllers.scheduleWithFixedDelay(() -> {
             try {
                 simulated.settle(clock.instant());
