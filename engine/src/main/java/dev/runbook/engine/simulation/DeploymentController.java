@@ -18,7 +18,8 @@ import java.util.Map;
  * old ones are deleted when every new one is ready. Status: replicas, updated, ready and available
  * replicas (no minReadySeconds), observedGeneration, and the Available condition (available replicas
  * at least {@code replicas} minus the default maxUnavailable of 25%, rounded down), whose
- * lastTransitionTime is when the last counted pod became ready.
+ * lastTransitionTime is when the last counted pod became ready. Pods of the current revision's names
+ * that nobody owns are adopted, as a scenario's state writes them.
  */
 final class DeploymentController {
     static final String REVISION = "deployment.kubernetes.io/revision";
@@ -58,6 +59,7 @@ final class DeploymentController {
             cluster.put(bumped);
             return true;
         }
+        if (adoptOrphans(deployment, revision, hash)) return true;
         List<Map<String, Object>> current = new ArrayList<>();
         List<Map<String, Object>> old = new ArrayList<>();
         for (Map<String, Object> pod : podsOf(deployment)) {
@@ -85,6 +87,39 @@ final class DeploymentController {
             }
         }
         return changed | writeStatus(ref, replicas, current, old, now);
+    }
+
+    /**
+     * Adopts the pods named {@code <deployment>-<revision>-<ordinal>} of the current revision in its
+     * namespace that no controller owns and that carry the selector's matchLabels: they get the
+     * controller owner reference and the current template's hash, so pods written by hand in a
+     * scenario's state count as the Deployment's, up to date.
+     */
+    private boolean adoptOrphans(Map<String, Object> deployment, int revision, String hash) {
+        ObjectRef ref = KubeObject.refOf(deployment);
+        Map<String, Object> matchLabels = Json.mapAt(Json.mapAt(Json.mapAt(deployment, "spec"), "selector"), "matchLabels");
+        String prefix = ref.getName() + "-" + revision + "-";
+        boolean changed = false;
+        for (Map<String, Object> pod : cluster.list("Pod")) {
+            String name = ObjectFields.podName(pod);
+            if (!ObjectFields.namespace(pod).equals(ref.getNamespace()) || ObjectFields.controllerUid(pod) != null
+                    || !name.startsWith(prefix) || !name.substring(prefix.length()).matches("[0-9]{1,6}")) {
+                continue;
+            }
+            Map<String, Object> labels = Json.mapAt(Json.mapAt(pod, "metadata"), "labels");
+            boolean matches = matchLabels == null || matchLabels.entrySet().stream()
+                    .allMatch(wanted -> labels != null && Json.same(wanted.getValue(), labels.get(wanted.getKey())));
+            if (!matches) continue;
+            Map<String, Object> adopted = Json.copyMap(pod, "pod");
+            Map<String, Object> metadata = Json.child(adopted, "metadata", "metadata");
+            List<Object> owners = new ArrayList<>(ObjectFields.ownerReferences(adopted));
+            owners.add(ObjectFields.controllerReference(deployment));
+            metadata.put("ownerReferences", owners);
+            Json.child(metadata, "labels", "metadata.labels").put(TEMPLATE_HASH, hash);
+            cluster.put(adopted);
+            changed = true;
+        }
+        return changed;
     }
 
     private static int ordinalOf(Map<String, Object> pod) {

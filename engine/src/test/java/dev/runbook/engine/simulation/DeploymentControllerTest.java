@@ -83,4 +83,17 @@ class DeploymentControllerTest {
         sim.settle();
         assertThat(podNames()).isEmpty();
     }
+
+    @Test
+    void readyPodsWrittenInTheStateAreAdoptedAsTheFirstRevision() {
+        sim.create(Map.of("apiVersion", "v1", "kind", "Pod", "metadata", Map.of("name", "web-1-0", "namespace", "prod",
+                        "labels", Map.of("app", "web")),
+                "status", Map.of("phase", "Running", "conditions", List.of(Map.of("type", "Ready", "status", "True",
+                        "lastTransitionTime", "2026-03-01T08:00:00Z")))));
+        createWeb(1, "web:1");
+        sim.settle();
+
+        assertThat(podNames()).containsExactly("web-1-0");
+        assertThat(available()).containsEntry("status", "True").containsEntry("lastTransitionTime", "2026-03-01T08:00:00Z");
+    }
 }
