@@ -129,6 +129,8 @@ public final class DecisionCycle {
         }
         List<PlannedAction> planned = new ArrayList<>();
         actionByForm.forEach((form, action) -> planned.add(new PlannedAction(action, rulesByForm.get(form))));
+        // Releasing the finalizer lets the primary go at once: it comes after everything written to it.
+        planned.sort(Comparator.comparing(p -> p.action() instanceof FinishCleanup));
         return planned;
     }
 
