@@ -3,7 +3,7 @@ package dev.runbook.operator.testkit;
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.simulation.SimulatedControllers;
 import dev.runbook.operator.kube.KubeApi;
-import dev.runbook.operator.sandbox.KubeCluster;
+import dev.runbook.operator.simulation.KubeCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
