@@ -4,7 +4,7 @@ import dev.runbook.engine.policy.BundlePolicy;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.operator.cli.RunbookCommand;
-import io.fabric8.kubernetes.api.Pluralize;
+import dev.runbook.operator.rbac.BundleRbac;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -18,13 +18,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -276,48 +273,8 @@ class DeployManifestsTest {
      */
     @Test
     void theRoleInEachGrantedNamespaceGrantsExactlyWhatTheBundleNeeds() throws IOException {
-        Path bundle = bundleSource();
-        Map<String, Object> spec;
-        try (Reader in = Files.newBufferedReader(bundle.resolve("bundle.yaml"))) {
-            spec = cast(new Yaml().load(in));
-        }
-        Map<String, Set<String>> needed = new TreeMap<>();
-        // The primary kind: get, list, watch, patch, update; patch on status; update on finalizers
-        // (blockOwnerDeletion).
-        Map<String, Object> primary = map(spec, "primary");
-        String primaryResource = resource((String) primary.get("apiVersion"), (String) primary.get("plural"));
-        need(needed, primaryResource, "get", "list", "watch", "patch", "update");
-        need(needed, primaryResource + "/status", "patch");
-        need(needed, primaryResource + "/finalizers", "update");
-        // Each secondary kind: get, list, watch.
-        Map<String, String> observed = new TreeMap<>();
-        for (Object item : list(spec, "secondaries")) {
-            Map<String, Object> secondary = cast(item);
-            observed.put((String) secondary.get("kind"), (String) secondary.get("apiVersion"));
-            need(needed, resourceOfKind((String) secondary.get("apiVersion"), (String) secondary.get("kind")), "get", "list", "watch");
-        }
-        // Each kind the templates make (by server-side apply): get, patch, and create, as the API
-        // server authorises an apply that creates the object as a create.
-        for (String[] kind : templateKinds(bundle.resolve("templates"))) {
-            need(needed, resourceOfKind(kind[0], kind[1]), "get", "patch", "create");
-        }
-        // Each kind the rules change in place (label, annotate, mergePatch): get, patch; that they
-        // delete: delete. Rules act on what they observe: the primary or a secondary kind.
-        for (Map.Entry<String, Set<String>> target : ruleTargets(bundle.resolve("rules")).entrySet()) {
-            String resource;
-            if (target.getKey().equals("Primary")) {
-                resource = primaryResource;
-            } else {
-                assertThat(observed).as("the rules act on %s, which bundle.yaml does not observe", target.getKey()).containsKey(target.getKey());
-                resource = resourceOfKind(observed.get(target.getKey()), target.getKey());
-            }
-            for (String verb : target.getValue()) {
-                if (verb.equals("delete")) need(needed, resource, "delete"); else need(needed, resource, "get", "patch");
-            }
-        }
-        // Events: create, get, patch (the same event again adds to its count).
-        need(needed, "/events", "create", "get", "patch");
-
+        // Derived by the code behind `runbook rbac` (BundleRbac): the bundle.yaml, the templates, the rules' targets.
+        Map<String, Set<String>> needed = BundleRbac.needed(bundleSource());
         List<Manifest> roles = all("Role").stream().filter(r -> !r.namespace().equals(NAMESPACE)).toList();
         assertThat(roles).extracting(Manifest::namespace).containsExactlyInAnyOrderElementsOf(grantedNamespaces());
         for (Manifest role : roles) {
@@ -384,66 +341,8 @@ class DeployManifestsTest {
         return root.resolve(source);
     }
 
-    /** apiVersion and kind of each template: its unindented {@code apiVersion:} and {@code kind:} lines. */
-    static List<String[]> templateKinds(Path templates) throws IOException {
-        List<String[]> kinds = new ArrayList<>();
-        try (Stream<Path> files = Files.list(templates)) {
-            for (Path file : files.sorted().toList()) {
-                String text = Files.readString(file);
-                Matcher apiVersion = Pattern.compile("(?m)^apiVersion:\\s*(\\S+)\\s*$").matcher(text);
-                Matcher kind = Pattern.compile("(?m)^kind:\\s*(\\S+)\\s*$").matcher(text);
-                assertThat(apiVersion.find() && kind.find()).as("%s names its apiVersion and kind at the top level", file).isTrue();
-                kinds.add(new String[] {apiVersion.group(1), kind.group(1)});
-            }
-        }
-        assertThat(kinds).isNotEmpty();
-        return kinds;
-    }
 
-    /**
-     * The kinds the rules' label, annotate, mergePatch and delete actions target, each with
-     * {@code change} or {@code delete}. A target is read from the action's first argument: the
-     * primary ({@code $cluster}) or a fact's {@code getPod()} / {@code getJob()}; anything else fails
-     * the test, which then needs to learn the new target (and the Role of deploy/20-rbac.yaml, probably, a new rule).
-     */
-    static Map<String, Set<String>> ruleTargets(Path rules) throws IOException {
-        Pattern call = Pattern.compile("\\b(label|removeLabel|annotate|removeAnnotation|mergePatch|delete|apply)\\(\\s*([^,)]*\\)?)");
-        Map<String, String> getters = Map.of("getPod()", "Pod", "getJob()", "Job");
-        Map<String, Set<String>> targets = new TreeMap<>();
-        try (Stream<Path> files = Files.list(rules)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".drl")).sorted().toList()) {
-                List<String> lines = Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    String line = lines.get(i).trim();
-                    if (line.startsWith("//") || line.startsWith("import ")) continue;
-                    Matcher m = call.matcher(line);
-                    while (m.find()) {
-                        String target = m.group(2).trim();
-                        String kind = target.equals("$cluster") ? "Primary"
-                                : getters.entrySet().stream().filter(g -> target.endsWith("." + g.getKey())).map(Map.Entry::getValue)
-                                        .findFirst().orElse(null);
-                        assertThat(kind).as("%s:%d: which kind does %s(%s ...) act on? Teach DeployManifestsTest, and check deploy/20-rbac.yaml",
-                                root.relativize(file), i + 1, m.group(1), target).isNotNull();
-                        targets.computeIfAbsent(kind, k -> new TreeSet<>()).add(m.group(1).equals("delete") ? "delete" : "change");
-                    }
-                }
-            }
-        }
-        return targets;
-    }
 
-    /** {@code group/plural}; the core group is the empty string. */
-    static String resource(String apiVersion, String plural) {
-        return (apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "") + "/" + plural;
-    }
-
-    static String resourceOfKind(String apiVersion, String kind) {
-        return resource(apiVersion, Pluralize.toPlural(kind.toLowerCase(Locale.ROOT)));
-    }
-
-    private static void need(Map<String, Set<String>> needed, String resource, String... verbs) {
-        needed.computeIfAbsent(resource, k -> new TreeSet<>()).addAll(List.of(verbs));
-    }
 
     // ---- the Deployment and the Containerfile ---------------------------------------------------
 
