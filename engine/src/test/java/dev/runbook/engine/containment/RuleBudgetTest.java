@@ -2,6 +2,8 @@ package dev.runbook.engine.containment;
 
 import dev.runbook.engine.TestBundles;
 import dev.runbook.engine.decide.RuleFailedException;
+import dev.runbook.engine.policy.Policy;
+import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.engine.scenario.CycleTester;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +67,30 @@ class RuleBudgetTest {
         RuleDeadlineExceededException deadline = (RuleDeadlineExceededException) failure;
         assertThat(deadline.limitName()).isEqualTo("limits.cycleDeadline");
         assertThat(deadline.deadline()).isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void thePolicysCycleDeadlineStopsACycleWhenItIsShorterThanTheBundles() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleDeadline: 100ms}\n");
+        Throwable failure = catchThrowable(() -> CycleTester.of(TestBundles.compiled("contained/loop-in-consequence"))
+                .given(STORE)
+                .fire(policy));
+        assertThat(failure).isInstanceOf(RuleDeadlineExceededException.class)
+                .hasMessageContaining("rule 'Loop forever' exceeded its deadline")
+                .hasMessageContaining("the policy's limits.cycleDeadline");
+        RuleDeadlineExceededException deadline = (RuleDeadlineExceededException) failure;
+        assertThat(deadline.limitName()).isEqualTo(ContainmentLimits.CYCLE_NAME);
+        assertThat(deadline.deadline()).isEqualTo(Duration.ofMillis(100));
+    }
+
+    @Test
+    void thePolicysMemoryBudgetStopsARuleThatAllocatesWithoutEnd() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleMemoryMiB: 32}\n");
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> CycleTester.of(TestBundles.compiled("contained/huge-allocation")).given(STORE).fire(policy)));
+        assertThat(failure).isInstanceOf(RuleMemoryExceededException.class)
+                .hasMessageContaining("rule 'Allocate without end' exceeded the memory a cycle may use")
+                .hasMessageContaining("32 MiB").hasMessageContaining("the policy's limits.cycleMemoryMiB");
     }
 
     @Test
