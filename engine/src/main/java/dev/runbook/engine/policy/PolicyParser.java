@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * bundles:
  *   postgres-cluster:       # a bundle's name; missing keys come from defaults
  *     namespaces: [databases]
- *     kinds: [Pod, Job, StatefulSet, Service, ConfigMap]
+ *     kinds: [pods, jobs.batch, statefulsets.apps, services, configmaps]   # or plain: Job (any group)
  * limits:                   # rule code's deadlines and memory, for every bundle; omitted: the defaults
  *   cycleDeadline: 5s
  *   scenarioDeadline: 30s
@@ -45,7 +45,8 @@ public final class PolicyParser {
     /** The largest memory budget a cycle may be given: far above any heap this runs in. */
     private static final long MAX_MEMORY_MIB = 1 << 20;
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
+    /** What {@link KindName#parse} reads: {@code jobs.batch}, {@code Job.batch}, {@code pods}, the plain {@code Job}. */
+    private static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]*(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final String[] SECTION = {"namespaces", "kinds", "clusterScoped"};
 
     private PolicyParser() {}
@@ -112,10 +113,12 @@ public final class PolicyParser {
         Set<String> kinds = inherited.kinds();
         if (map.has("kinds")) {
             kinds = isWord(map, "kinds", "declared") ? null
-                    : names(map, "kinds", KIND, "a kind such as Pod or StatefulSet, or the word declared instead of the list");
+                    : names(map, "kinds", KIND, "a kind, group-qualified as RBAC writes it (e.g. jobs.batch, "
+                            + "statefulsets.apps, pods), or the word declared instead of the list");
         }
         Set<String> clusterScoped = map.has("clusterScoped")
-                ? names(map, "clusterScoped", KIND, "a cluster-scoped kind such as ClusterRole")
+                ? names(map, "clusterScoped", KIND, "a cluster-scoped kind, group-qualified (e.g. "
+                + "clusterroles.rbac.authorization.k8s.io)")
                 : inherited.clusterScoped();
         return new BundlePolicy(namespaces, kinds, clusterScoped);
     }

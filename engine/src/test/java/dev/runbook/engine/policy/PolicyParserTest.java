@@ -80,6 +80,26 @@ class PolicyParserTest {
     }
 
     @Test
+    void kindsAreGroupQualifiedAsRbacWritesThemAndThePlainFormMeansAnyGroup() {
+        KindName jobs = KindName.parse("jobs.batch");
+        assertThat(jobs.matches("batch/v1", "Job")).isTrue();
+        assertThat(jobs.matches("example.dev/v1", "Job")).as("another group's Job").isFalse();
+        assertThat(KindName.parse("Job.batch").matches("batch/v1", "Job")).isTrue();
+        assertThat(KindName.parse("deployments.apps").matches("apps/v1", "Deployment")).isTrue();
+        assertThat(KindName.parse("networkpolicies.networking.k8s.io").matches("networking.k8s.io/v1", "NetworkPolicy")).isTrue();
+        assertThat(KindName.parse("ingressclasses.networking.k8s.io").matches("networking.k8s.io/v1", "IngressClass")).isTrue();
+        KindName pods = KindName.parse("pods");
+        assertThat(pods.group()).as("no group: the core group").isEmpty();
+        assertThat(pods.matches("v1", "Pod")).isTrue();
+        assertThat(pods.matches("example.dev/v1", "Pod")).isFalse();
+        assertThat(pods.matches("v1", "PodTemplate")).isFalse();
+        KindName plain = KindName.parse("Job");
+        assertThat(plain.group()).as("the plain form: any group").isNull();
+        assertThat(plain.matches("batch/v1", "Job")).isTrue();
+        assertThat(plain.matches("example.dev/v1", "Job")).isTrue();
+    }
+
+    @Test
     void mistakesAreNamedWithTheirLine() {
         assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", """
                 bundles:
@@ -94,7 +114,7 @@ class PolicyParserTest {
                 """)).hasMessageContaining("policy.yaml:3:18: bundles.postgres-cluster.namespaces: 'Databases' is not a namespace name");
         assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {namespaces: everywhere}\n"))
                 .hasMessageContaining("defaults.namespaces: 'everywhere' is neither primary nor a list");
-        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {kinds: [pods]}\n"))
-                .hasMessageContaining("'pods' is not a kind");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {kinds: [jobs/batch]}\n"))
+                .hasMessageContaining("'jobs/batch' is not a kind, group-qualified as RBAC writes it (e.g. jobs.batch");
     }
 }
