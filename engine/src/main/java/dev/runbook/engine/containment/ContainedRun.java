@@ -61,7 +61,7 @@ public final class ContainedRun {
             if (t instanceof BudgetExceededError spent) {
                 String rule = blame(firingRule, failure);
                 return spent.isDeadline()
-                        ? new RuleDeadlineExceededException(rule, spent.limitName(), spent.deadline(), spent)
+                        ? new RuleDeadlineExceededException(rule, spent.limitName(), spent.deadline(), spent.clock(), spent)
                         : new RuleMemoryExceededException(rule, spent.getMessage(), spent);
             }
             if (t instanceof StackOverflowError overflow) {
