@@ -4,6 +4,9 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.cli.BundleArgument;
 import dev.runbook.operator.cli.Failures;
 import dev.runbook.operator.cli.RunbookCommand;
+import dev.runbook.sandbox.Drill;
+import dev.runbook.sandbox.DrillRunner;
+import dev.runbook.sandbox.FailoverDrill;
 import dev.runbook.sandbox.Sandbox;
 import dev.runbook.rules.function.Durations;
 import picocli.CommandLine.Command;
@@ -23,13 +26,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code runbook sandbox}: the postgres-cluster bundle at work with no cluster. An API server (the
- * fabric8 mock), the bundle's CRD, simulated controllers and the operator, in this JVM; the bundle's
- * sample cluster bootstraps to Healthy and goes through a failover drill while a timeline is printed.
- * See docs/sandbox.md.
+ * {@code runbook sandbox}: a bundle at work with no cluster. An API server (the fabric8 mock), the
+ * bundle's CRDs, simulated controllers and the operator, in this JVM; the bundle's drill plays on its
+ * sample while a timeline is printed: postgres-cluster's failover drill, or the steps of the bundle's
+ * {@code sandbox.yaml}. See docs/sandbox.md.
  */
-@Command(name = "sandbox", description = "Run the postgres-cluster bundle against an API server in this JVM (no cluster "
-        + "needed): bootstrap its sample cluster to Healthy, run a failover drill, print a timeline.")
+@Command(name = "sandbox", description = "Run a bundle against an API server in this JVM (no cluster needed) and play "
+        + "its drill on its sample, printing a timeline: postgres-cluster bootstraps and fails over; another bundle "
+        + "plays the steps of its " + Drill.FILE + ".")
 final class SandboxCommand implements Callable<Integer> {
     static final String DEFAULT_BUNDLE = "runbooks/postgres-cluster";
     /** How long the shutdown hook waits for the sandbox to close. */
@@ -38,8 +42,8 @@ final class SandboxCommand implements Callable<Integer> {
     static final int NOT_CONVERGED = 1;
 
     @Option(names = "--bundle", paramLabel = "DIR",
-            description = "The postgres-cluster bundle to run, e.g. an edited copy (default: " + DEFAULT_BUNDLE
-                    + ", found from the working directory or the runbook jar).")
+            description = "The bundle to run: postgres-cluster (or an edited copy), or any bundle with a " + Drill.FILE
+                    + " (default: " + DEFAULT_BUNDLE + ", found from the working directory or the runbook jar).")
     Path bundle;
 
     @Option(names = "--keep-running",
@@ -70,14 +74,19 @@ final class SandboxCommand implements Callable<Integer> {
                     duration("--timeout", timeout), Duration.ofSeconds(5));
             Path dir = bundle != null ? bundle : findDefaultBundle();
             CompiledBundle compiled = BundleArgument.compile(dir);
-            if (!"PostgresCluster".equals(compiled.spec().primary().kind().kind())) {
-                throw new IllegalArgumentException(dir + ": the sandbox runs a postgres-cluster bundle (primary kind "
-                        + "PostgresCluster), not one of " + compiled.spec().primary().kind());
+            Drill drill = Files.isRegularFile(Drill.fileOf(dir)) ? Drill.read(dir) : null;
+            boolean failover = drill == null && FailoverDrill.KIND.equals(compiled.spec().primary().kind().kind());
+            if (drill == null && !failover) {
+                throw new IllegalArgumentException(dir + ": no drill for the sandbox: add " + Drill.fileOf(dir)
+                        + " with the sample to apply and the steps to play (see docs/sandbox.md; runbooks/app-release/"
+                        + Drill.FILE + " is one)");
             }
-            try (Sandbox sandbox = new Sandbox(compiled, dir, options)) {
+            Path sample = drill != null ? drill.sample() : dir.resolve(FailoverDrill.SAMPLE);
+            try (Sandbox sandbox = new Sandbox(compiled, dir, sample, options)) {
                 try {
                     sandbox.start(out);
-                    sandbox.run(out);
+                    if (drill != null) new DrillRunner(sandbox, drill).run(out);
+                    else new FailoverDrill(sandbox).run(out);
                 } catch (Sandbox.NotConvergedException e) {
                     out.flush();
                     err.println(e.getMessage());
@@ -93,7 +102,7 @@ final class SandboxCommand implements Callable<Integer> {
                     Path kubeconfig = sandbox.writeKubeconfig();
                     out.println("runbook sandbox: still running. The API server is at " + sandbox.url() + "; for kubectl:");
                     out.println("  export KUBECONFIG=" + kubeconfig);
-                    out.println("  kubectl get postgresclusters,statefulsets,pods,services -n " + sandbox.namespace());
+                    out.println("  kubectl get " + sandbox.kindsToGet() + " -n " + sandbox.namespace());
                     out.println("Stop it with Ctrl-C.");
                     out.flush();
                     awaitStop();

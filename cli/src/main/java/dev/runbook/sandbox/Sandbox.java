@@ -26,8 +26,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,31 +41,25 @@ import java.util.stream.Stream;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The postgres-cluster bundle at work, with no cluster: an {@link EmbeddedApiServer}, the bundle's
- * CRD, the engine's {@link SimulatedControllers} (the StatefulSet controller, a kubelet, the Job
+ * A bundle at work, with no cluster: an {@link EmbeddedApiServer}, the bundle's CRDs, the engine's
+ * {@link SimulatedControllers} (the StatefulSet and Deployment controllers, a kubelet, the Job
  * controller and the garbage collector) acting on it through a {@link KubeCluster}, and the operator
- * reconciling the bundle's sample cluster, all in this JVM and on one {@link SandboxClock}. It
- * bootstraps the sample to Healthy, then runs a failover drill, printing a {@link Timeline}.
+ * reconciling the bundle's sample, all in this JVM and on one {@link SandboxClock}, printing a
+ * {@link Timeline}. A drill plays on it: {@link FailoverDrill} for postgres-cluster, a
+ * {@link DrillRunner} playing a bundle's {@code sandbox.yaml} for the others.
  */
 public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
     /** How often the simulated controllers look at the cluster. */
     static final Duration CONTROLLER_TICK = Duration.ofMillis(200);
+    /** The postgres-cluster pods' role label, shown for the pods of a cluster. */
     static final String ROLE = "postgres.runbook.dev/role";
-    static final String REPORTED_ROLE = "postgres.runbook.dev/reported-role";
-    static final String LSN = "postgres.runbook.dev/replayed-lsn";
     static final String CLUSTER_LABEL = "postgres.runbook.dev/cluster";
-    /** The WAL position the primary reports, 0/3000000: the replicas are a little behind it. */
-    static final long PRIMARY_LSN = 50_331_648L;
-    /** What the furthest replica has replayed. */
-    static final long BEST_LSN = PRIMARY_LSN - 8;
-    /** What the other replicas have replayed. */
-    static final long BEHIND_LSN = PRIMARY_LSN - 48;
 
     /**
      * @param readyAfter    how long after its creation the simulated kubelet makes a pod ready
      * @param timeout       how long each stage may take to converge
-     * @param failoverDelay the sample's spec.failoverDelay in the sandbox
+     * @param failoverDelay the sample's spec.failoverDelay in postgres-cluster's failover drill
      */
     public record Options(Duration readyAfter, Duration timeout, Duration failoverDelay) {}
 
@@ -76,6 +70,7 @@ public final class Sandbox implements AutoCloseable {
 
     private final CompiledBundle bundle;
     private final Path bundleDir;
+    private final Path sampleFile;
     private final Options options;
     private final SandboxClock clock = new SandboxClock();
     private final Instant wallStart = Instant.now();
@@ -87,10 +82,14 @@ public final class Sandbox implements AutoCloseable {
     private SimulatedControllers simulated;
     private RunbookOperator operator;
     private ObjectRef cluster;
+    /** The kinds the simulated controllers see. */
+    private Set<Kind> kinds = Set.of();
 
-    public Sandbox(CompiledBundle bundle, Path bundleDir, Options options) {
+    /** @param sampleFile the custom resource the drill applies */
+    public Sandbox(CompiledBundle bundle, Path bundleDir, Path sampleFile, Options options) {
         this.bundle = bundle;
         this.bundleDir = bundleDir;
+        this.sampleFile = sampleFile;
         this.options = options;
     }
 
@@ -112,15 +111,16 @@ public final class Sandbox implements AutoCloseable {
         api = new KubeApi(client);
         api.register(bundle.spec().primary());
         out.println("runbook sandbox: API server at " + server.url() + " (the fabric8 mock in this JVM, see docs/sandbox.md)");
-        out.println("runbook sandbox: bundle " + bundle + " from " + display(bundleDir) + "; simulated StatefulSet controller, "
+        out.println("runbook sandbox: bundle " + bundle + " from " + display(bundleDir) + "; simulated StatefulSet and Deployment controllers, "
                 + "kubelet (pods ready " + seconds(options.readyAfter()) + " after creation), Job controller and garbage collector");
         out.flush();
 
         timeline = new Timeline(out, clock, this::read);
-        KubeCluster view = new KubeCluster(api, namespace, List.of(
-                bundle.spec().primary().kind(),
-                new Kind("v1", "Pod"), new Kind("apps/v1", "StatefulSet"), new Kind("batch/v1", "Job"),
-                new Kind("v1", "Service"), new Kind("v1", "ConfigMap")), clock);
+        kinds = new LinkedHashSet<>(List.of(bundle.spec().primary().kind(),
+                new Kind("v1", "Pod"), new Kind("apps/v1", "StatefulSet"), new Kind("apps/v1", "Deployment"),
+                new Kind("batch/v1", "Job"), new Kind("v1", "Service"), new Kind("v1", "ConfigMap")));
+        bundle.spec().secondaries().forEach(secondary -> kinds.add(secondary.kind()));
+        KubeCluster view = new KubeCluster(api, namespace, List.copyOf(kinds), clock);
         simulated = new SimulatedControllers(view, options.readyAfter());
         controllers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("sandbox-controllers"));
         controllers.scheduleWithFixedDelay(() -> {
@@ -135,91 +135,24 @@ public final class Sandbox implements AutoCloseable {
         operator.start();
     }
 
-    /**
-     * Applies the sample, waits for Healthy, then runs the failover drill: the primary stops being
-     * ready, the clock passes the failover delay, the best replica is promoted, the old primary
-     * returns as a replica, Healthy again. Prints the timeline and a closing summary line.
-     *
-     * @throws NotConvergedException when a stage does not converge within the timeout
-     */
-    public void run(PrintWriter out) {
-        Map<String, Object> sample = sample();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) sample.getOrDefault("spec", Map.of()));
-        boolean hadBackup = spec.remove("backup") != null;
-        spec.put("failoverDelay", seconds(options.failoverDelay()));
-        sample.put("spec", spec);
-        timeline.note("apply " + display(bundleDir.resolve("samples/cluster.yaml")) + ": " + cluster.getKind() + " "
-                + cluster.getNamespace() + "/" + cluster.getName() + ", with failoverDelay: " + seconds(options.failoverDelay())
-                + (hadBackup ? " and without its backup schedule" : ""));
+    /** Creates the sample as it is (a drill may have changed it first). */
+    void apply(Map<String, Object> object) {
         client.genericKubernetesResources(cluster.getApiVersion(), cluster.getKind()).inNamespace(cluster.getNamespace())
-                .resource(client.getKubernetesSerialization().convertValue(sample, GenericKubernetesResource.class)).create();
-
-        Timeline.Seen healthy = awaitCluster("the cluster to bootstrap to Healthy", Sandbox::converged);
-        Duration bootstrap = timeline.elapsed();
-        String primary = String.valueOf(ObjectPath.read(healthy.primary(), "status.currentPrimary"));
-        List<String> replicas = withRole(healthy, "replica");
-        timeline.milestone("Healthy: " + primary + " is the primary, " + String.join(" and ", replicas)
-                + (replicas.size() == 1 ? " is the replica" : " the replicas"));
-        if (replicas.isEmpty()) {
-            timeline.note("no failover drill: the cluster has no replica");
-            summary(out, "bootstrapped to Healthy in " + seconds(bootstrap) + "; no failover drill without a replica");
-            return;
-        }
-
-        // The instance manager in each pod reports how far it has replayed the WAL. The replica last in
-        // name order is furthest ahead, so the choice is not the lowest ordinal (the tie-breaker).
-        String best = replicas.get(replicas.size() - 1);
-        Map<String, Long> lsn = new LinkedHashMap<>();
-        lsn.put(primary, PRIMARY_LSN);
-        for (String replica : replicas) lsn.put(replica, replica.equals(best) ? BEST_LSN : BEHIND_LSN);
-        List<String> reported = new ArrayList<>();
-        lsn.forEach((pod, position) -> {
-            annotatePod(pod, LSN, String.valueOf(position));
-            reported.add(pod + " " + position);
-        });
-        timeline.note("the instances report the WAL they have replayed (" + LSN + "): " + String.join(", ", reported));
-
-        timeline.note("failover drill: " + primary + ", the primary, stops being ready (the kubelet turns its Ready condition False)");
-        worldChange(() -> simulated.podNotReady(pod(primary), clock.instant()));
-        awaitCluster("the cluster to see that " + primary + " is not ready",
-                seen -> List.of("Degraded", "FailingOver").contains(phase(seen)));
-
-        Duration skip = options.failoverDelay().plusSeconds(1);
-        clock.advance(skip);
-        timeline.note("the clock jumps " + seconds(skip) + " ahead, past the failover delay of "
-                + seconds(options.failoverDelay()) + " (the operator and the simulated controllers share it; nobody waits)");
-        // Something for the operator to notice now (the replicas go on reporting), rather than at its
-        // next requeue: another replica has caught up a little, still behind the best one.
-        String other = replicas.size() > 1 ? replicas.get(0) : best;
-        long caughtUp = replicas.size() > 1 ? BEHIND_LSN + 32 : BEST_LSN;
-        annotatePod(other, LSN, String.valueOf(caughtUp));
-        timeline.note(other + " reports it has replayed " + caughtUp);
-        Instant failoverStarted = clock.instant();
-
-        awaitCluster("the failover to start and fence " + primary,
-                seen -> best.equals(ObjectPath.read(seen.primary(), "status.targetPrimary"))
-                        && "fenced".equals(seen.roles().get(primary)));
-        timeline.note(best + " sees it is status.targetPrimary with " + primary + " fenced, promotes itself and reports it ("
-                + REPORTED_ROLE + ": primary), as the instance manager would");
-        annotatePod(best, REPORTED_ROLE, "primary");
-        awaitCluster("the promotion of " + best + " to complete",
-                seen -> best.equals(ObjectPath.read(seen.primary(), "status.currentPrimary"))
-                        && "primary".equals(seen.roles().get(best)));
-        Duration failover = Duration.between(failoverStarted, clock.instant());
-
-        timeline.note(primary + " is ready again (rewound, it follows " + best + ")");
-        worldChange(() -> simulated.podReady(pod(primary), clock.instant()));
-        Timeline.Seen again = awaitCluster("the cluster to be Healthy again with " + best + " as the primary",
-                seen -> converged(seen) && best.equals(ObjectPath.read(seen.primary(), "status.currentPrimary"))
-                        && "replica".equals(seen.roles().get(primary)));
-        timeline.milestone("Healthy again: " + best + " is the primary, " + String.join(" and ", withRole(again, "replica"))
-                + " the replicas");
-        summary(out, "bootstrapped to Healthy in " + seconds(bootstrap) + "; failed over from " + primary + " to " + best
-                + " in " + seconds(failover) + " once the failover delay had passed");
+                .resource(client.getKubernetesSerialization().convertValue(object, GenericKubernetesResource.class)).create();
     }
 
-    private void summary(PrintWriter out, String what) {
+    CompiledBundle bundle() { return bundle; }
+    Path sampleFile() { return sampleFile; }
+    Options options() { return options; }
+    SandboxClock clock() { return clock; }
+    Timeline timeline() { return timeline; }
+    SimulatedControllers simulated() { return simulated; }
+    KubernetesClient client() { return client; }
+    KubeApi api() { return api; }
+    /** The sample as the API server names it. */
+    ObjectRef primary() { return cluster; }
+
+    void summary(PrintWriter out, String what) {
         out.println("runbook sandbox: OK. " + cluster.getKind() + " " + cluster.getNamespace() + "/" + cluster.getName() + " "
                 + what + "; " + timeline.cycles() + " cycles, " + timeline.changingCycles() + " of them changed something; "
                 + seconds(Duration.between(wallStart, Instant.now())) + " of real time in all");
@@ -232,17 +165,34 @@ public final class Sandbox implements AutoCloseable {
     /** Writes a kubeconfig for the server to a temporary file. */
     public Path writeKubeconfig() { return server.writeKubeconfig(cluster.getNamespace()); }
 
+    /** What to list with kubectl get: the primary's plural, then each secondary kind's and the pods. */
+    public String kindsToGet() {
+        Set<String> kinds = new LinkedHashSet<>();
+        kinds.add(bundle.spec().primary().plural());
+        bundle.spec().secondaries().forEach(s -> kinds.add(s.kind().kind().toLowerCase(java.util.Locale.ROOT) + "s"));
+        kinds.add("pods");
+        return String.join(",", kinds);
+    }
+
+    /** {@code Kind/name} in the sample's namespace, of one of the kinds the sandbox knows. */
+    ObjectRef ref(String kindAndName) {
+        String kind = kindAndName.substring(0, kindAndName.indexOf('/'));
+        Kind known = kinds.stream().filter(k -> k.kind().equals(kind)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                kindAndName + ": the sandbox knows the kinds " + kinds.stream().map(Kind::kind).toList() + ", not " + kind));
+        return ObjectRef.of(known.apiVersion(), kind, cluster.getNamespace(), kindAndName.substring(kindAndName.indexOf('/') + 1));
+    }
+
     /** The primary's namespace. */
     public String namespace() { return cluster.getNamespace(); }
 
-    /** Healthy, and the last cycle found nothing left to change. */
-    private static boolean converged(Timeline.Seen seen) {
+    /** The last cycle found nothing left to change. */
+    static boolean settled(Timeline.Seen seen) {
         Object actions = ObjectPath.read(seen.primary(), "status.lastCycle.actions");
-        return "Healthy".equals(phase(seen)) && actions instanceof List<?> list
+        return actions instanceof List<?> list
                 && list.stream().allMatch(a -> a instanceof Map<?, ?> m && "NONE".equals(m.get("outcome")));
     }
 
-    private static Object phase(Timeline.Seen seen) {
+    static Object phase(Timeline.Seen seen) {
         return ObjectPath.read(seen.primary(), "status.phase");
     }
 
@@ -258,7 +208,7 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** Waits until the timeline has printed a cycle that left the cluster as {@code done} wants it. */
-    private Timeline.Seen awaitCluster(String what, Predicate<Timeline.Seen> done) {
+    Timeline.Seen awaitCluster(String what, Predicate<Timeline.Seen> done) {
         try {
             return await().atMost(options.timeout()).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
                     .until(timeline::seen, done);
@@ -269,7 +219,7 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** A world change that may race a writer (409): tried again until it goes through. */
-    private void worldChange(Runnable change) {
+    void worldChange(Runnable change) {
         try {
             await().atMost(options.timeout()).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
                     .until(callable(change));
@@ -286,17 +236,33 @@ public final class Sandbox implements AutoCloseable {
         };
     }
 
+    /** Waits, without the timeline, until {@code done} holds: for what no cycle reports, such as the primary gone. */
+    void awaitWorld(String what, Callable<Boolean> done) {
+        try {
+            await().atMost(options.timeout()).pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(done);
+        } catch (ConditionTimeoutException e) {
+            throw new NotConvergedException("runbook sandbox: gave up after " + seconds(options.timeout()) + " waiting for "
+                    + what + ". What the API server holds now:\n" + state());
+        }
+    }
+
     /** What the cluster looks like, for a sandbox that did not converge: the primary's status and each pod. */
     String state() {
         StringBuilder state = new StringBuilder();
         Map<String, Object> pg = api.get(cluster).orElse(null);
         String id = "  " + cluster.getKind() + " " + cluster.getNamespace() + "/" + cluster.getName();
         if (pg == null) return state.append(id).append(": not there").toString();
-        state.append(id).append(": phase=").append(ObjectPath.read(pg, "status.phase"))
-                .append(", readyInstances=").append(ObjectPath.read(pg, "status.readyInstances"))
-                .append(" of ").append(ObjectPath.read(pg, "spec.instances"))
-                .append(", currentPrimary=").append(ObjectPath.read(pg, "status.currentPrimary"))
-                .append(", targetPrimary=").append(ObjectPath.read(pg, "status.targetPrimary"));
+        state.append(id).append(": phase=").append(ObjectPath.read(pg, "status.phase"));
+        if (ObjectPath.read(pg, "spec.instances") != null) {
+            state.append(", readyInstances=").append(ObjectPath.read(pg, "status.readyInstances"))
+                    .append(" of ").append(ObjectPath.read(pg, "spec.instances"))
+                    .append(", currentPrimary=").append(ObjectPath.read(pg, "status.currentPrimary"))
+                    .append(", targetPrimary=").append(ObjectPath.read(pg, "status.targetPrimary"));
+        } else if (ObjectPath.read(pg, "spec.replicas") != null) {
+            state.append(", readyReplicas=").append(ObjectPath.read(pg, "status.readyReplicas"))
+                    .append(" of ").append(ObjectPath.read(pg, "spec.replicas"));
+        }
+        if (ObjectPath.read(pg, "metadata.deletionTimestamp") != null) state.append(", being deleted");
         if (ObjectPath.read(pg, "status.conditions") instanceof List<?> conditions) {
             for (Object c : conditions) {
                 if (c instanceof Map<?, ?> m && !"True".equals(m.get("status"))) {
@@ -305,37 +271,41 @@ public final class Sandbox implements AutoCloseable {
                 }
             }
         }
-        var sets = client.apps().statefulSets().inNamespace(cluster.getNamespace()).list().getItems();
-        if (sets.isEmpty()) state.append("\n  no StatefulSet");
-        for (var pod : client.pods().inNamespace(cluster.getNamespace()).withLabel(CLUSTER_LABEL, cluster.getName()).list().getItems()) {
+        for (var job : client.batch().v1().jobs().inNamespace(cluster.getNamespace()).list().getItems()) {
+            var status = job.getStatus();
+            String outcome = status == null ? "running" : status.getSucceeded() != null && status.getSucceeded() > 0 ? "succeeded"
+                    : status.getFailed() != null && status.getFailed() > 0 ? "failed" : "running";
+            state.append("\n  Job ").append(job.getMetadata().getName()).append(": ").append(outcome);
+        }
+        for (var pod : client.pods().inNamespace(cluster.getNamespace()).list().getItems()) {
             boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
                     .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
             var labels = pod.getMetadata().getLabels() == null ? Map.<String, String>of() : pod.getMetadata().getLabels();
             state.append("\n  Pod ").append(pod.getMetadata().getName()).append(": ").append(ready ? "ready" : "not ready")
-                    .append(", role=").append(labels.getOrDefault(ROLE, "(none)"));
+                    .append(labels.containsKey(ROLE) ? ", role=" + labels.get(ROLE) : "");
         }
         return state.toString();
     }
 
-    private static List<String> withRole(Timeline.Seen seen, String role) {
+    static List<String> withRole(Timeline.Seen seen, String role) {
         return seen.roles().entrySet().stream().filter(e -> role.equals(e.getValue())).map(Map.Entry::getKey).toList();
     }
 
-    private ObjectRef pod(String name) {
+    ObjectRef pod(String name) {
         return ObjectRef.of("v1", "Pod", cluster.getNamespace(), name);
     }
 
     /** What the instance manager in the pod does: a merge patch of one annotation. */
-    private void annotatePod(String name, String key, String value) {
+    void annotatePod(String name, String key, String value) {
         String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("annotations", Map.of(key, value))));
         worldChange(() -> client.pods().inNamespace(cluster.getNamespace()).withName(name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), patch));
     }
 
-    /** samples/cluster.yaml of the bundle, as maps. */
+    /** The sample the drill applies, as maps. */
     @SuppressWarnings("unchecked")
-    private Map<String, Object> sample() {
-        Path file = bundleDir.resolve("samples/cluster.yaml");
+    Map<String, Object> sample() {
+        Path file = sampleFile;
         try (InputStream in = Files.newInputStream(file)) {
             Object parsed = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(in, Map.class);
             if (!(parsed instanceof Map<?, ?> map) || map.get("metadata") == null) {
@@ -343,7 +313,7 @@ public final class Sandbox implements AutoCloseable {
             }
             return new LinkedHashMap<>((Map<String, Object>) map);
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot be read (the sandbox applies the bundle's samples/cluster.yaml)", e);
+            throw new IllegalArgumentException(file + ": cannot be read (the sandbox's drill applies it)", e);
         }
     }
 

@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -48,6 +50,8 @@ public final class Timeline implements CycleListener {
     private final AtomicInteger cycles = new AtomicInteger();
     private final AtomicInteger changing = new AtomicInteger();
     private volatile Seen seen = Seen.NOTHING;
+    /** The objects that printed cycles changed, as Kind namespace/name. */
+    private final Set<String> touched = ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
 
     /**
@@ -62,6 +66,11 @@ public final class Timeline implements CycleListener {
 
     /** What the last cycle whose entry is printed left behind. */
     public Seen seen() { return seen; }
+
+    /** Whether a cycle whose entry is printed changed the object (the operator created a Job, say). */
+    public boolean touched(ObjectRef ref) { return touched.contains(key(ref)); }
+
+    private static String key(ObjectRef ref) { return ref.getKind() + " " + ref.getNamespace() + "/" + ref.getName(); }
 
     /** Prints nothing more: the sandbox is closing. */
     public void stop() { stopped = true; }
@@ -100,6 +109,10 @@ public final class Timeline implements CycleListener {
                 if (!changed.isEmpty()) changing.incrementAndGet();
                 print(stamp, ref, after.primary(), changed, report);
             }
+            changed.forEach(applied -> {
+                ObjectRef target = applied.planned().action().getTarget();
+                if (target != null) touched.add(key(target));
+            });
             seen = after;
         } catch (RuntimeException e) {
             // A listener must not throw: the timeline misses an entry, the operator goes on.
@@ -114,9 +127,14 @@ public final class Timeline implements CycleListener {
     private void print(String stamp, ObjectRef ref, Map<String, Object> now, List<AppliedAction> changed, CycleReport report) {
         StringBuilder entry = new StringBuilder(stamp).append(ref.getKind()).append(' ')
                 .append(ref.getNamespace()).append('/').append(ref.getName())
-                .append("  phase=").append(text(ObjectPath.read(now, "status.phase")));
+                .append(now.isEmpty() ? "  gone" : "  phase=" + text(ObjectPath.read(now, "status.phase")));
+        // postgres-cluster counts instances, a Deployment-like bundle replicas.
         Object ready = ObjectPath.read(now, "status.readyInstances");
         Object instances = ObjectPath.read(now, "spec.instances");
+        if (ready == null && instances == null) {
+            ready = ObjectPath.read(now, "status.readyReplicas");
+            instances = ObjectPath.read(now, "spec.replicas");
+        }
         if (ready != null || instances != null) {
             entry.append("  ready=").append(ready == null ? "0" : text(ready)).append('/').append(text(instances));
         }
@@ -173,7 +191,7 @@ public final class Timeline implements CycleListener {
         return value == null ? "(removed)" : String.valueOf(value);
     }
 
-    private static String text(Object value) {
+    static String text(Object value) {
         if (value == null) return "-";
         if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) return String.valueOf(n.longValue());
         return String.valueOf(value);
