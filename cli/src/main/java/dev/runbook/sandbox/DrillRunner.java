@@ -53,7 +53,9 @@ public final class DrillRunner {
         switch (step.action()) {
             case "await" -> {
                 if ("gone".equals(step.argument())) {
-                    sandbox.awaitWorld(primary.getKind() + " " + primary.getName() + " to be gone", () -> resource.get() == null);
+                    // The cycle that released the finalizer reads the primary gone: its entry is printed by then.
+                    sandbox.awaitCluster(primary.getKind() + " " + primary.getName() + " to be gone",
+                            seen -> seen.primary().isEmpty() && resource.get() == null);
                 } else if (step.of() != null) {
                     ObjectRef other = sandbox.ref(step.of());
                     Map<String, Object> fields = step.fields();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
 /** {@code runbook sandbox}, run in-process as from the command line (from the module directory). */
 class SandboxCommandTest {
     private static final String WEB_APP = "../operator/src/test/resources/bundles/web-app";
+    private static final String APP_RELEASE = "../runbooks/app-release";
 
     /** What one run printed and returned. */
     private record CommandResult(int exitCode, String out, String err) {}
@@ -87,12 +89,91 @@ class SandboxCommandTest {
     }
 
     @Test
-    void aBundleOfAnotherKindIsRefused() {
+    void appReleasePlaysItsDrillFromFirstReleaseThroughCanaryPromotionToCleanupOnDelete() {
+        CommandResult result = run("sandbox", "--bundle", APP_RELEASE);
+
+        assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
+        assertThat(result.out()).containsSubsequence(
+                "runbook sandbox: bundle app-release@",
+                "runbooks/app-release/samples/release.yaml: AppRelease demo/shop; the drill is ",
+                "runbooks/app-release/sandbox.yaml (13 steps)",
+                "apply Job demo/shop-migrate-1-0-0  CREATED  (Run the migration of a new version)",
+                "-- the migration Job of 1.0.0 runs; it succeeds",
+                "setStatus currentVersion=1.0.0  UPDATED  (Release the first version once it is migrated)",
+                "apply Deployment demo/shop  CREATED  (Keep the stable Deployment at the current version)",
+                "AppRelease demo/shop  phase=Available  ready=2/2",
+                "== Available: 1.0.0 serves from 2 ready pods",
+                "-- release 1.1.0: spec.version changes",
+                "apply Job demo/shop-migrate-1-1-0  CREATED",
+                "-- the migration Job of 1.1.0 succeeds",
+                "apply Deployment demo/shop-canary  CREATED  (Start a canary of a migrated new version)",
+                "== the canary shop-canary runs 1.1.0 on 1 available pod",
+                "-- the clock jumps 120s ahead",
+                "setStatus currentVersion=1.1.0  UPDATED  (Promote the canary once it has been available for promoteAfter)",
+                "event Normal CanaryPromoted: version 1.1.0 has been available as a canary for 120s",
+                "delete Deployment demo/shop-canary  DELETED  (Retire the canary once the stable Deployment runs its version)",
+                "== Available: 1.1.0 promoted",
+                "-- kubectl delete appreleases shop",
+                "phase=Deleting",
+                "apply Job demo/shop-cleanup  CREATED  (Run the cleanup Job when the release is deleted)",
+                "-- the cleanup Job succeeds",
+                "AppRelease demo/shop  gone",
+                "finishCleanup AppRelease demo/shop  UPDATED  (Release the finalizer once the cleanup Job succeeded)",
+                "== shop is gone",
+                "runbook sandbox: OK. AppRelease demo/shop released 1.0.0, promoted 1.1.0 through its migration and canary, "
+                        + "and cleaned up on delete in ");
+        assertThat(result.out()).containsOnlyOnce("CanaryPromoted").containsOnlyOnce("CleanupFinished")
+                .doesNotContain("will retry", "failed:", "FAILED", "(timeline:", "CanaryRolledBack");
+        assertThat(result.out().lines().filter(l -> !l.startsWith("runbook sandbox:") && !l.startsWith(Timeline.INDENT)))
+                .allMatch(l -> l.matches("\\+\\d+\\.\\ds +.*"));
+    }
+
+    @Test
+    void aBundleWithoutADrillIsToldWhichFileToAdd() {
         CommandResult result = run("sandbox", "--bundle", WEB_APP);
 
         assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
-        assertThat(result.err()).contains(WEB_APP + ": the sandbox runs a postgres-cluster bundle");
+        assertThat(result.err()).contains(WEB_APP + ": no drill for the sandbox: add " + WEB_APP + "/sandbox.yaml",
+                "see docs/sandbox.md");
         assertThat(result.out()).isEmpty();
+    }
+
+    @Test
+    void aBrokenDrillNamesTheFileAndTheStepBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+        Path bundle = dir.resolve("app-release");
+        copy(Path.of(APP_RELEASE), bundle);
+        Files.writeString(bundle.resolve("sandbox.yaml"), """
+                sample: samples/release.yaml
+                steps:
+                  - await: {status.phase: Available}
+                  - advance: soon
+                """);
+
+        CommandResult broken = run("sandbox", "--bundle", bundle.toString());
+
+        assertThat(broken.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
+        assertThat(broken.err()).contains(bundle.resolve("sandbox.yaml") + ": steps[1].advance: a duration such as 2m");
+        assertThat(broken.out()).isEmpty();
+
+        Files.writeString(bundle.resolve("sandbox.yaml"), """
+                sample: samples/release.yaml
+                steps:
+                  - wait: {status.phase: Available}
+                """);
+        CommandResult unknown = run("sandbox", "--bundle", bundle.toString());
+
+        assertThat(unknown.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
+        assertThat(unknown.err()).contains(bundle.resolve("sandbox.yaml") + ": steps[0]: unknown key wait; a step has one of [advance, await,");
+    }
+
+    private static void copy(Path from, Path to) throws java.io.IOException {
+        try (var files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(target);
+                else Files.copy(file, target);
+            }
+        }
     }
 
     @Test
@@ -109,7 +190,7 @@ class SandboxCommandTest {
             Matcher kubeconfig = Pattern.compile("export KUBECONFIG=(\\S+)").matcher(out.toString());
             assertThat(kubeconfig.find()).as(out.toString()).isTrue();
             assertThat(out.toString()).contains("runbook sandbox: still running. The API server is at http://",
-                    "kubectl get postgresclusters,statefulsets,pods,services -n demo");
+                    "kubectl get postgresclusters,pods,jobs,statefulsets,");
 
             Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig.group(1))));
             assertThat(config.getNamespace()).isEqualTo("demo");
