@@ -42,6 +42,7 @@ class DeployManifestsTest {
             "ValidatingWebhookConfiguration");
     /** The admission webhook's own objects (checked by {@link #theWebhookSeesOnlyBundleConfigMapsInTheOperatorsNamespace}). */
     static final String WEBHOOK_FILE = "50-webhook.yaml";
+    static final String USER_ROLES_FILE = "25-user-roles.yaml";
     static final Set<String> NO_WILDCARDS = Set.of("*");
 
     static Path root;
@@ -97,11 +98,13 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment",
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRole", "Role", "RoleBinding", "Deployment",
                 "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
-        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD and the webhook's configuration and its one grant")
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one grant, "
+                        + "and the unbound roles aggregated into view, edit and admin")
                 .filteredOn(m -> m.kind().startsWith("Cluster"))
-                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE));
+                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE)
+                        || m.file().getFileName().toString().equals(USER_ROLES_FILE) && m.kind().equals("ClusterRole"));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
@@ -277,6 +280,24 @@ class DeployManifestsTest {
             assertThat(root.resolve(copies.get(bundle)).resolve("bundle.yaml")).as("%s is a bundle directory", copies.get(bundle)).isRegularFile();
         }
         assertThat(bundleSource()).isEqualTo(root.resolve("runbooks/postgres-cluster"));
+    }
+
+    @Test
+    void peopleBoundToViewReadTheBundlesKindAndToEditChangeItButNotItsStatus() throws IOException {
+        Map<String, Object> crd = only("CustomResourceDefinition").object();
+        String group = String.valueOf(map(crd, "spec").get("group"));
+        String plural = String.valueOf(map(map(crd, "spec"), "names").get("plural"));
+        List<Manifest> roles = manifests.stream().filter(m -> m.file().getFileName().toString().equals(USER_ROLES_FILE)).toList();
+        Map<String, Object> view = roles.stream().filter(m -> m.name().endsWith("-view")).findFirst().orElseThrow().object();
+        Map<String, Object> edit = roles.stream().filter(m -> m.name().endsWith("-edit")).findFirst().orElseThrow().object();
+        assertThat(map(map(view, "metadata"), "labels")).containsEntry("rbac.authorization.k8s.io/aggregate-to-view", "true")
+                .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true").containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+        assertThat(map(map(edit, "metadata"), "labels")).doesNotContainKey("rbac.authorization.k8s.io/aggregate-to-view")
+                .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true").containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+        assertThat(list(view, "rules")).containsExactly(Map.of("apiGroups", List.of(group),
+                "resources", List.of(plural, plural + "/status"), "verbs", List.of("get", "list", "watch")));
+        assertThat(list(edit, "rules")).containsExactly(Map.of("apiGroups", List.of(group),
+                "resources", List.of(plural), "verbs", List.of("create", "update", "patch", "delete", "deletecollection")));
     }
 
     @Test
