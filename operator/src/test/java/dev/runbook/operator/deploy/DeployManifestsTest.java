@@ -39,6 +39,7 @@ class DeployManifestsTest {
             "ValidatingWebhookConfiguration");
     /** The admission webhook's own objects (checked by {@link #theWebhookSeesOnlyBundleConfigMapsInTheOperatorsNamespace}). */
     static final String WEBHOOK_FILE = "50-webhook.yaml";
+    static final String USER_ROLES_FILE = "25-user-roles.yaml";
     static final Set<String> NO_WILDCARDS = Set.of("*");
 
     static Path root;
@@ -78,10 +79,14 @@ class DeployManifestsTest {
         }
     }
 
-    /** The manifests, sorted by path (the apply order); the kustomization and the Containerfile are not. */
+    /**
+     * The manifests, sorted by path (the apply order); the kustomization is not, nor deploy/image/,
+     * the Helm chart (deploy/chart/, its templates are not YAML until rendered) or the build's output (deploy/target/).
+     */
     static List<Path> manifestFiles() throws IOException {
         try (Stream<Path> files = Files.walk(deploy)) {
             return files.filter(Files::isRegularFile)
+                    .filter(f -> !f.startsWith(deploy.resolve("target")) && !f.startsWith(deploy.resolve("chart")))
                     .filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml"))
                     .sorted().toList();
         }
@@ -90,11 +95,13 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment",
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRole", "Role", "RoleBinding", "Deployment",
                 "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
-        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD and the webhook's configuration and its one grant")
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one grant, "
+                        + "and the unbound roles aggregated into view, edit and admin")
                 .filteredOn(m -> m.kind().startsWith("Cluster"))
-                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE));
+                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE)
+                        || m.file().getFileName().toString().equals(USER_ROLES_FILE) && m.kind().equals("ClusterRole"));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
@@ -210,7 +217,7 @@ class DeployManifestsTest {
         Map<String, Object> pod = podSpec();
         Map<String, Object> podSecurity = map(pod, "securityContext");
         assertThat(podSecurity).containsEntry("runAsNonRoot", true);
-        assertThat((Integer) podSecurity.get("runAsUser")).isPositive().isEqualTo(containerfileUser());
+        assertThat((Integer) podSecurity.get("runAsUser")).isPositive().isEqualTo(imageUser());
         assertThat(map(podSecurity, "seccompProfile")).containsEntry("type", "RuntimeDefault");
 
         Map<String, Object> container = container();
@@ -274,17 +281,52 @@ class DeployManifestsTest {
         assertThat(parsed.hasMatchedOption("--namespace")).as("the namespaces the policy grants, as the Roles do").isFalse();
         assertThat(parsed.hasMatchedOption("--policy")).isTrue();
 
-        Map<String, String> copies = containerfileCopies();
-        assertThat(copies.values()).as("the Containerfile copies the jar it runs").contains("cli/target/runbook.jar");
-        assertThat(containerfileLines()).anySatisfy(line -> assertThat(line)
-                .startsWith("ENTRYPOINT [\"java\"").contains("\"-jar\", \"" + key(copies, "cli/target/runbook.jar") + "\""));
+        List<String> entrypoint = list(imageConfig(), "Entrypoint").stream().map(String::valueOf).toList();
+        assertThat(entrypoint).as("deploy/image/config.json: the entrypoint runs the operator's runbook command")
+                .startsWith("/usr/lib/jvm/java-17-openjdk-amd64/bin/java").endsWith(RunbookCommand.class.getName());
+        assertThat(entrypoint).as("the classpath is the file deploy/build-image writes").containsSequence("-cp", "@/opt/runbook/classpath");
+        List<String> cmd = list(imageConfig(), "Cmd").stream().map(String::valueOf).toList();
+        assertThat(cmd).as("the image's default arguments are a run command line too").first().isEqualTo("run");
+        new CommandLine(run).parseArgs(cmd.subList(1, cmd.size()).toArray(String[]::new));
+        assertThat(bundleArguments(cmd)).isEqualTo(bundleArguments(args));
+        Map<String, String> copies = imageBundles();
         List<String> bundles = bundleArguments(args);
         assertThat(bundles).isNotEmpty();
         for (String bundle : bundles) {
-            assertThat(copies).as("the Containerfile copies a bundle to %s", bundle).containsKey(bundle);
+            assertThat(copies).as("deploy/image/bundles puts a bundle at %s", bundle).containsKey(bundle);
             assertThat(root.resolve(copies.get(bundle)).resolve("bundle.yaml")).as("%s is a bundle directory", copies.get(bundle)).isRegularFile();
         }
         assertThat(bundleSource()).isEqualTo(root.resolve("runbooks/postgres-cluster"));
+    }
+
+    @Test
+    void peopleBoundToViewReadTheBundlesKindAndToEditChangeItButNotItsStatus() throws IOException {
+        Map<String, Object> crd = only("CustomResourceDefinition").object();
+        String group = String.valueOf(map(crd, "spec").get("group"));
+        String plural = String.valueOf(map(map(crd, "spec"), "names").get("plural"));
+        List<Manifest> roles = manifests.stream().filter(m -> m.file().getFileName().toString().equals(USER_ROLES_FILE)).toList();
+        Map<String, Object> view = roles.stream().filter(m -> m.name().endsWith("-view")).findFirst().orElseThrow().object();
+        Map<String, Object> edit = roles.stream().filter(m -> m.name().endsWith("-edit")).findFirst().orElseThrow().object();
+        assertThat(map(map(view, "metadata"), "labels")).containsEntry("rbac.authorization.k8s.io/aggregate-to-view", "true")
+                .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true").containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+        assertThat(map(map(edit, "metadata"), "labels")).doesNotContainKey("rbac.authorization.k8s.io/aggregate-to-view")
+                .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true").containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+        assertThat(list(view, "rules")).containsExactly(Map.of("apiGroups", List.of(group),
+                "resources", List.of(plural, plural + "/status"), "verbs", List.of("get", "list", "watch")));
+        assertThat(list(edit, "rules")).containsExactly(Map.of("apiGroups", List.of(group),
+                "resources", List.of(plural), "verbs", List.of("create", "update", "patch", "delete", "deletecollection")));
+    }
+
+    @Test
+    void theImageExposesTheDeploymentsPortsAndRunsAsItsUser() throws IOException {
+        Map<String, Object> exposed = map(imageConfig(), "ExposedPorts");
+        Set<String> containerPorts = new TreeSet<>();
+        for (Object port : list(container(), "ports")) containerPorts.add(cast(port).get("containerPort") + "/tcp");
+        assertThat(new TreeSet<>(exposed.keySet())).as("deploy/image/config.json's ExposedPorts are the Deployment's containerPorts")
+                .isEqualTo(containerPorts);
+        assertThat(imageUser()).isEqualTo(map(podSpec(), "securityContext").get("runAsUser"));
+        assertThat(list(imageConfig(), "Env")).as("the bundle cache on /tmp, the only writable directory (readOnlyRootFilesystem)")
+                .contains("RUNBOOK_BUNDLE_CACHE=/tmp/runbook-bundles");
     }
 
     /**
@@ -352,19 +394,19 @@ class DeployManifestsTest {
 
     // ---- the bundle, its templates and its rules -------------------------------------------------
 
-    /** The project directory of the (single) bundle the Deployment runs, through the Containerfile's COPY. */
+    /** The project directory of the (single) bundle the Deployment runs, through deploy/image/bundles. */
     static Path bundleSource() throws IOException {
         List<String> bundles = bundleArguments(args());
         assertThat(bundles).as("the Deployment runs one bundle").hasSize(1);
-        String source = containerfileCopies().get(bundles.get(0));
-        assertThat(source).as("the Containerfile copies %s", bundles.get(0)).isNotNull();
+        String source = imageBundles().get(bundles.get(0));
+        assertThat(source).as("deploy/image/bundles puts a bundle at %s", bundles.get(0)).isNotNull();
         return root.resolve(source);
     }
 
 
 
 
-    // ---- the Deployment and the Containerfile ---------------------------------------------------
+    // ---- the Deployment and the image ---------------------------------------------------------
 
     static Map<String, Object> podSpec() {
         return map(map(map(only("Deployment").object(), "spec"), "template"), "spec");
@@ -394,36 +436,30 @@ class DeployManifestsTest {
         return bundles;
     }
 
-    static List<String> containerfileLines() throws IOException {
-        return Files.readAllLines(deploy.resolve("Containerfile")).stream().map(String::trim)
-                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    /** The "config" object of the image's configuration, deploy/image/config.json (deploy/build-image uses it as it is). */
+    static Map<String, Object> imageConfig() throws IOException {
+        Map<String, Object> file = new Yaml().load(Files.readString(deploy.resolve("image/config.json")));
+        return map(file, "config");
     }
 
-    /** COPY destination -> source (one source per COPY), relative to the build context, the project root. */
-    static Map<String, String> containerfileCopies() throws IOException {
-        Map<String, String> copies = new LinkedHashMap<>();
-        for (String line : containerfileLines()) {
-            if (!line.startsWith("COPY ")) continue;
-            List<String> words = new ArrayList<>(List.of(line.substring(5).trim().split("\\s+")));
-            words.removeIf(w -> w.startsWith("--"));
-            assertThat(words).as("COPY SOURCE DESTINATION: %s", line).hasSize(2);
-            assertThat(root.resolve(words.get(0))).as("%s: the source is in the project (build from its root)", line)
-                    .satisfiesAnyOf(p -> assertThat(p).isDirectory(), p -> assertThat(words.get(0)).isEqualTo("cli/target/runbook.jar"));
-            copies.put(words.get(1).replaceAll("/$", ""), words.get(0).replaceAll("/$", ""));
+    /** deploy/image/bundles: destination in the image -> source in the project. */
+    static Map<String, String> imageBundles() throws IOException {
+        Map<String, String> bundles = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(deploy.resolve("image/bundles"))) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] words = line.trim().split("\\s+");
+            assertThat(words).as("deploy/image/bundles: SOURCE DESTINATION: %s", line).hasSize(2);
+            assertThat(root.resolve(words[0]).resolve("bundle.yaml")).as("%s: the source is a bundle in the project", line).isRegularFile();
+            bundles.put(words[1].replaceAll("/$", ""), words[0].replaceAll("/$", ""));
         }
-        return copies;
+        return bundles;
     }
 
-    /** The numeric uid of the Containerfile's last USER. */
-    static int containerfileUser() throws IOException {
-        String user = null;
-        for (String line : containerfileLines()) {
-            if (line.startsWith("USER ")) user = line.substring(5).trim();
-        }
-        assertThat(user).as("the Containerfile sets a USER").isNotNull();
-        String uid = user.contains(":") ? user.substring(0, user.indexOf(':')) : user;
-        assertThat(uid).as("a numeric USER, so that runAsNonRoot can be checked").matches("\\d+");
-        return Integer.parseInt(uid);
+    /** The numeric uid of the image's user. */
+    static int imageUser() throws IOException {
+        String user = String.valueOf(imageConfig().get("User"));
+        assertThat(user).as("deploy/image/config.json: a numeric uid:gid, so that runAsNonRoot can be checked").matches("\\d+:\\d+");
+        return Integer.parseInt(user.substring(0, user.indexOf(':')));
     }
 
     // ---- helpers -----------------------------------------------------------------------------------
