@@ -87,6 +87,12 @@ class PgDrillsE2E {
     private void drill(String name, Callable<String> body) {
         long start = System.nanoTime();
         String line;
+        if (load == null && passed + failed > 0) {
+            failed++;
+            results.add("FAIL " + name + ": not run, the cluster never bootstrapped");
+            System.out.println(results.get(results.size() - 1));
+            return;
+        }
         try {
             String detail = body.call();
             passed++;
@@ -119,8 +125,8 @@ class PgDrillsE2E {
         long killedAt = System.nanoTime();
         kubelet.kill9(old);
         String now = awaitNewPrimary(old, killedAt);
-        double writable = (load.firstAckAfter(killedAt) - killedAt) / 1e9;
-        writableAfter = writable;
+        double writable = (load.firstAckAfter(killedAt, kubelet.port(old)) - killedAt) / 1e9;
+        writableAfter = Math.max(writableAfter, writable);
         long[] loss = lossSince(from, now);
         failoverLost += loss[0];
         failoverAcked += loss[1];
@@ -145,7 +151,8 @@ class PgDrillsE2E {
         kubelet.kill9(old);
         kubectl.run("-n", namespace, "delete", "pod", old, "--wait=false");
         String now = awaitNewPrimary(old, lostAt);
-        double writable = (load.firstAckAfter(lostAt) - lostAt) / 1e9;
+        double writable = (load.firstAckAfter(lostAt, kubelet.port(old)) - lostAt) / 1e9;
+        writableAfter = Math.max(writableAfter, writable);
         long[] loss = lossSince(from, now);
         failoverLost += loss[0];
         failoverAcked += loss[1];
@@ -167,14 +174,16 @@ class PgDrillsE2E {
                 "{\"spec\":{\"switchover\":{\"targetInstance\":\"" + target + "\"}}}");
         await("the switchover to " + target + " completes").atMost(CONVERGE).pollInterval(Duration.ofMillis(250))
                 .until(() -> target.equals(current()) && target.equals(primaryByLabel()));
-        await("writes are acknowledged by " + target).atMost(CONVERGE).until(() -> load.firstAckAfter(askedAt) > 0
+        await("writes are acknowledged by " + target).atMost(CONVERGE).until(() -> load.firstAckAfter(askedAt, kubelet.port(old)) > 0
                 && load.acked().size() > from + 100);
+        double paused = (load.firstAckAfter(askedAt, kubelet.port(old)) - load.lastAckOn(kubelet.port(old))) / 1e9;
         awaitRejoined(old);
         long[] loss = lossSince(from, target);
         switchoverLost += loss[0];
         switchoverAcked += loss[1];
         assertThat(loss[0]).as("acknowledged writes lost in a switchover").isZero();
-        return String.format(Locale.ROOT, "%s to %s, lost %d of %d acknowledged writes, %s rejoined as a replica", old, target, loss[0], loss[1], old);
+        return String.format(Locale.ROOT, "%s to %s, writes paused for %.1f s, lost %d of %d acknowledged writes, %s rejoined as a replica",
+                old, target, paused, loss[0], loss[1], old);
     }
 
     // ---- shared steps ----
@@ -186,7 +195,7 @@ class PgDrillsE2E {
         await("a replica is promoted in place of " + old).atMost(CONVERGE).pollInterval(Duration.ofMillis(250))
                 .until(() -> !old.equals(current()) && !current().isEmpty() && current().equals(primaryByLabel()));
         await("writes are acknowledged again").atMost(CONVERGE).pollInterval(Duration.ofMillis(100))
-                .until(() -> load.firstAckAfter(since) > 0);
+                .until(() -> load.firstAckAfter(since, kubelet.port(old)) > 0);
         int at = load.acked().size();
         await("the load goes on").atMost(CONVERGE).until(() -> load.acked().size() > at + 50);
         return current();
@@ -269,11 +278,12 @@ class PgDrillsE2E {
     private void setUp(Path kubeconfig, Path pgBin) throws IOException {
         kubectl.run("apply", "-f", repo.resolve("runbooks/postgres-cluster/crds").toString());
         kubectl.run("create", "namespace", namespace);
+        kubectl.run("-n", namespace, "apply", "-f", repo.resolve("deploy/postgres/instance-rbac.yaml").toString());
         StringBuilder volumes = new StringBuilder();
         for (int i = 0; i < 3; i++) {
             volumes.append("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: ").append(namespace).append("-pv-").append(i)
                     .append(", labels: {runbook.dev/pg-drills: ").append(namespace).append("}}\n")
-                    .append("spec: {capacity: {storage: 10Gi}, accessModes: [ReadWriteOnce], persistentVolumeReclaimPolicy: Delete, hostPath: {path: /tmp/")
+                    .append("spec: {capacity: {storage: 10Gi}, accessModes: [ReadWriteOnce], persistentVolumeReclaimPolicy: Retain, hostPath: {path: /tmp/")
                     .append(namespace).append("-").append(i).append("}}\n");
         }
         kubectl.apply(volumes.toString());
@@ -283,7 +293,7 @@ class PgDrillsE2E {
                 .directory(repo.toFile()).redirectErrorStream(true).redirectOutput(work.resolve("operator.log").toFile());
         run.environment().put("KUBECONFIG", kubeconfig.toString());
         operator = run.start();
-        kubelet = new LoopbackKubelet(client, namespace, work.resolve(namespace), Path.of("target/runbook-instance.jar").toAbsolutePath(),
+        kubelet = new LoopbackKubelet(client, namespace, Path.of(System.getProperty("runbook.pg.work", "/tmp/runbook-pg-drills")).resolve(namespace), Path.of("target/runbook-instance.jar").toAbsolutePath(),
                 pgBin, kubeconfig, Integer.getInteger("runbook.pg.port", 25400));
         kubelet.start();
         kubectl.apply("apiVersion: postgres.runbook.dev/v1alpha1\nkind: PostgresCluster\nmetadata: {name: pg, namespace: " + namespace + "}\n"
@@ -304,6 +314,12 @@ class PgDrillsE2E {
             operator.waitFor();
         }
         if (kubectl != null) {
+            try {
+                Files.writeString(work.resolve(namespace + "-objects.yaml"),
+                        kubectl.run("-n", namespace, "get", "postgresclusters,pods,events", "-o", "yaml"));
+            } catch (IOException | RuntimeException e) {
+                System.out.println("could not save the namespace's objects: " + e.getMessage());
+            }
             try {
                 for (String pod : List.of("pg-0", "pg-1", "pg-2")) {
                     kubectl.run("-n", namespace, "patch", "pod", pod, "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}");

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 final class WriteLoad implements AutoCloseable {
     private static final long PAUSE_MS = 20;
 
-    record Ack(long id, long atNanos) {
+    record Ack(long id, long atNanos, int port) {
     }
 
     private final Supplier<Integer> primaryPort;
@@ -53,14 +53,25 @@ final class WriteLoad implements AutoCloseable {
         return List.copyOf(acked);
     }
 
-    /** The first acknowledgement after {@code sinceNanos}, or -1. */
-    long firstAckAfter(long sinceNanos) {
+    /** The first acknowledgement after {@code sinceNanos} by a server other than the one on {@code oldPort}, or -1. */
+    long firstAckAfter(long sinceNanos, int oldPort) {
         for (Ack a : acked) {
-            if (a.atNanos() > sinceNanos) {
+            if (a.atNanos() > sinceNanos && a.port() != oldPort) {
                 return a.atNanos();
             }
         }
         return -1;
+    }
+
+    /** The last acknowledgement by the server on {@code port}, or -1. */
+    long lastAckOn(int port) {
+        long last = -1;
+        for (Ack a : acked) {
+            if (a.port() == port) {
+                last = a.atNanos();
+            }
+        }
+        return last;
     }
 
     /** Acknowledged ids in a window that the server on {@code port} does not have. */
@@ -83,14 +94,16 @@ final class WriteLoad implements AutoCloseable {
 
     private void run() {
         Connection c = null;
+        int port = 0;
         while (!stop) {
             try {
                 if (c == null) {
-                    Integer port = primaryPort.get();
-                    if (port == null) {
+                    Integer primary = primaryPort.get();
+                    if (primary == null) {
                         pause(200);
                         continue;
                     }
+                    port = primary;
                     c = connect(port, password);
                 }
                 long id = next++;
@@ -98,7 +111,7 @@ final class WriteLoad implements AutoCloseable {
                     p.setLong(1, id);
                     p.executeUpdate();
                 }
-                acked.add(new Ack(id, System.nanoTime()));
+                acked.add(new Ack(id, System.nanoTime(), port));
                 pause(PAUSE_MS);
             } catch (SQLException | RuntimeException e) {
                 closeQuietly(c);

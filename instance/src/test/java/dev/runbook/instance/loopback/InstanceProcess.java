@@ -13,6 +13,7 @@ record InstanceProcess(String pod, String uid, Process process, Path dataDir, in
     /** SIGKILL to the server's postmaster and to the instance manager: the container dies at once. */
     void kill9() {
         postmaster().ifPresent(ProcessHandle::destroyForcibly);
+        process.descendants().forEach(ProcessHandle::destroyForcibly);    // the JVM under runuser
         process.destroyForcibly();
         waitFor(10);
     }

@@ -43,6 +43,9 @@ import java.util.concurrent.TimeUnit;
 public final class LoopbackKubelet implements AutoCloseable {
     private static final String CLUSTER_LABEL = "postgres.runbook.dev/cluster";
     private static final Duration TICK = Duration.ofMillis(500);
+    /** Who the instances run as when this runs as root (PostgreSQL refuses root): Debian's postgres user. */
+    private static final String RUN_AS = "root".equals(System.getProperty("user.name"))
+            ? System.getProperty("runbook.pg.user", "postgres") : null;
 
     private final KubernetesClient client;
     private final String namespace;
@@ -75,6 +78,16 @@ public final class LoopbackKubelet implements AutoCloseable {
         try {
             Files.createDirectories(base);
             Files.writeString(addressFile(), "");
+            if (RUN_AS != null) {
+                // PostgreSQL refuses to run as root: the instances run as the postgres user, with their
+                // own copies of what they read (the kubeconfig stands in for the ServiceAccount's token).
+                Files.copy(kubeconfig, base.resolve("kubeconfig"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(instanceJar, base.resolve("runbook-instance.jar"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                giveAway(base);
+                giveAway(base.resolve("kubeconfig"));
+                giveAway(base.resolve("runbook-instance.jar"));
+                giveAway(addressFile());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -106,10 +119,16 @@ public final class LoopbackKubelet implements AutoCloseable {
     private void tickQuietly() {
         try {
             tick();
-        } catch (KubernetesClientException e) {
-            System.err.println("loopback-kubelet: " + e.getMessage());
-        } catch (RuntimeException e) {
-            e.printStackTrace();
+        } catch (Throwable e) {
+            // The kubelet goes on; what went wrong is kept next to the instances' logs.
+            try {
+                java.io.StringWriter trace = new java.io.StringWriter();
+                e.printStackTrace(new java.io.PrintWriter(trace));
+                Files.writeString(base.resolve("kubelet.log"), Instant.now() + " " + trace + "\n",
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException ignored) {
+                // nowhere to write it
+            }
         }
     }
 
@@ -157,11 +176,17 @@ public final class LoopbackKubelet implements AutoCloseable {
         env.put("RUNBOOK_INSTANCE_LISTEN", "127.0.0.1");
         env.put("RUNBOOK_INSTANCE_HTTP_PORT", Integer.toString(port + 1));
         env.put("RUNBOOK_INSTANCE_ADDRESSES", addressFile().toString());
-        env.put("KUBECONFIG", kubeconfig.toString());
+        env.put("KUBECONFIG", RUN_AS == null ? kubeconfig.toString() : base.resolve("kubeconfig").toString());
         try {
             Files.createDirectories(home);
-            ProcessBuilder builder = new ProcessBuilder("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
-                    "-jar", instanceJar.toString())
+            List<String> command = new java.util.ArrayList<>();
+            if (RUN_AS != null) {
+                giveAway(home);
+                command.addAll(List.of("runuser", "-u", RUN_AS, "--"));
+            }
+            command.addAll(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
+                    "-jar", RUN_AS == null ? instanceJar.toString() : base.resolve("runbook-instance.jar").toString()));
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logOf(name).toFile()));
             builder.environment().putAll(env);
@@ -233,6 +258,13 @@ public final class LoopbackKubelet implements AutoCloseable {
         }
     }
 
+    private static void giveAway(Path path) throws IOException {
+        var users = path.getFileSystem().getUserPrincipalLookupService();
+        Files.setOwner(path, users.lookupPrincipalByName(RUN_AS));
+        Files.getFileAttributeView(path, java.nio.file.attribute.PosixFileAttributeView.class)
+                .setGroup(users.lookupPrincipalByGroupName(RUN_AS));
+    }
+
     private int slot(String pod) {
         return slots.computeIfAbsent(pod, p -> slots.size());
     }
@@ -247,6 +279,7 @@ public final class LoopbackKubelet implements AutoCloseable {
         try {
             Path tmp = Files.createTempFile(base, "addresses", ".tmp");
             Files.writeString(tmp, text);
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             Files.move(tmp, addressFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
