@@ -76,6 +76,14 @@ public final class Actor {
                 files.clearStandby();
                 checkpoint();
             }
+            case SET_SYNCHRONOUS -> {
+                LOG.info("synchronous_standby_names: {}", decision.why());
+                try {
+                    sql.setStandbyNames(decision.standbyNames());
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cannot set synchronous_standby_names: " + e.getMessage(), e);
+                }
+            }
             case STOP -> {
                 LOG.info("stop: {}", decision.why());
                 commands.stop();

@@ -73,6 +73,11 @@ public final class Decider {
         if (local.inRecovery()) {
             return Decision.of(Step.PROMOTE, "", "recorded as the current primary but still a standby");
         }
+        String standbyNames = seen.synchronous() ? Decision.SYNCHRONOUS : "";
+        if (!standbyNames.equals(local.standbyNames())) {
+            return new Decision(Step.SET_SYNCHRONOUS, "", standbyNames, seen.synchronous()
+                    ? "spec.replication.synchronous: every commit waits for a standby's flush" : "asynchronous replication", true, "primary");
+        }
         return Decision.waiting("running as primary", true, "primary");
     }
 

@@ -16,6 +16,8 @@ public enum Step {
     REWIND,
     /** Promote the standby. */
     PROMOTE,
+    /** Set the primary's synchronous_standby_names to what spec.replication.synchronous asks for. */
+    SET_SYNCHRONOUS,
     /** Stop the server: fenced, or about to follow another primary. */
     STOP,
     /** Nothing may be done safely: report why and keep the data as it is. */

@@ -28,18 +28,18 @@ public final class LocalInspector {
     public LocalState inspect() {
         DataState data = dataState(settings.dataDir());
         if (data != DataState.VALID) {
-            return new LocalState(data, false, false, false, "", "");
+            return new LocalState(data, false, false, false, "", "", "");
         }
         String upstream = files.upstream();
         if (!postmasterRunning(settings.dataDir())) {
             String checkpoint = commands.controlData().getOrDefault("Latest checkpoint location", "");
-            return new LocalState(data, false, false, false, upstream, checkpoint);
+            return new LocalState(data, false, false, false, upstream, checkpoint, "");
         }
         try {
             Sql.ServerState server = sql.local();
-            return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn());
+            return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn(), server.standbyNames());
         } catch (SQLException e) {
-            return new LocalState(data, true, false, false, upstream, "");
+            return new LocalState(data, true, false, false, upstream, "", "");
         }
     }
 

@@ -9,6 +9,8 @@ package dev.runbook.instance.local;
  * @param upstream    the instance a standby was last set to follow ("" when none)
  * @param lsn         the position to report, in X/Y form: flushed (primary), replayed (standby), or
  *                    the last checkpoint of a stopped server; "" when unknown
+ * @param standbyNames the server's {@code synchronous_standby_names} ("" when not running)
  */
-public record LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn) {
+public record LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn,
+                         String standbyNames) {
 }

@@ -26,7 +26,10 @@ public final class ClusterObserver {
         Pod own = client.pods().inNamespace(namespace).withName(podName).get();
         GenericKubernetesResource cluster = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
                 .inNamespace(namespace).withName(clusterName).get();
-        Map<String, Object> status = cluster == null ? Map.of() : statusOf(cluster);
+        Map<String, Object> status = cluster == null ? Map.of() : section(cluster, "status");
+        Map<String, Object> spec = cluster == null ? Map.of() : section(cluster, "spec");
+        Object replication = spec.get("replication");
+        boolean synchronous = replication instanceof Map<?, ?> r && Boolean.TRUE.equals(r.get("synchronous"));
         String current = text(status.get("currentPrimary"));
         PeerPod currentPod = current.isEmpty() || current.equals(podName) ? null : peer(current);
         return new Observation(
@@ -37,6 +40,7 @@ public final class ClusterObserver {
                 text(status.get("targetPrimary")),
                 text(status.get("promotionReason")),
                 text(status.get("primaryLsn")),
+                synchronous,
                 currentPod);
     }
 
@@ -55,9 +59,9 @@ public final class ClusterObserver {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> statusOf(GenericKubernetesResource cluster) {
-        Object status = cluster.getAdditionalProperties().get("status");
-        return status instanceof Map ? (Map<String, Object>) status : Map.of();
+    private static Map<String, Object> section(GenericKubernetesResource cluster, String name) {
+        Object value = cluster.getAdditionalProperties().get(name);
+        return value instanceof Map ? (Map<String, Object>) value : Map.of();
     }
 
     private static Map<String, String> labels(Pod pod) {

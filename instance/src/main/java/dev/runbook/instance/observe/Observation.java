@@ -3,7 +3,7 @@ package dev.runbook.instance.observe;
 /**
  * What the instance manager reads from the API server each pass: its own pod's role label, the
  * cluster's recorded intent, and the pod of the current primary when that is another instance.
- * {@code currentPrimaryPod} is null when there is no current primary or it is this instance.
+ * {@code synchronous} is {@code spec.replication.synchronous}. {@code currentPrimaryPod} is null when there is no current primary or it is this instance.
  */
 public record Observation(
         boolean podFound,
@@ -13,6 +13,7 @@ public record Observation(
         String targetPrimary,
         String promotionReason,
         String primaryLsn,
+        boolean synchronous,
         PeerPod currentPrimaryPod) {
 
     public static final String ROLE_LABEL = "postgres.runbook.dev/role";

@@ -20,16 +20,16 @@ public final class Sql {
     }
 
     /** What the local server says about itself. */
-    public record ServerState(boolean inRecovery, String lsn) {
+    public record ServerState(boolean inRecovery, String lsn, String standbyNames) {
     }
 
     public ServerState local() throws SQLException {
         try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("select pg_is_in_recovery(), case when pg_is_in_recovery()"
                      + " then coalesce(pg_last_wal_replay_lsn(), pg_last_wal_receive_lsn())::text"
-                     + " else pg_current_wal_flush_lsn()::text end")) {
+                     + " else pg_current_wal_flush_lsn()::text end, current_setting('synchronous_standby_names')")) {
             r.next();
-            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2));
+            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2), r.getString(3));
         }
     }
 
@@ -37,6 +37,19 @@ public final class Sql {
     public void checkpoint() throws SQLException {
         try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
             s.execute("checkpoint");
+        }
+    }
+
+    /** Sets {@code synchronous_standby_names} on the primary ("" for asynchronous replication) and reloads. */
+    public void setStandbyNames(String value) throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port()));
+             java.sql.PreparedStatement set = c.prepareStatement("select set_config('synchronous_standby_names', ?, false)");
+             Statement s = c.createStatement()) {
+            // ALTER SYSTEM takes no parameters: the value is checked by the server through set_config first.
+            set.setString(1, value);
+            set.execute();
+            s.execute("alter system set synchronous_standby_names = '" + value.replace("'", "''") + "'");
+            s.execute("select pg_reload_conf()");
         }
     }
 

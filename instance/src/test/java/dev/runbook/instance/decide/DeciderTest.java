@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Test;
 class DeciderTest {
     private final Decider decider = new Decider("pg-1");
 
-    private static final LocalState EMPTY = new LocalState(DataState.EMPTY, false, false, false, "", "");
-    private static final LocalState STOPPED = new LocalState(DataState.VALID, false, false, false, "", "0/3000028");
-    private static final LocalState STANDBY_OF_PG0 = new LocalState(DataState.VALID, true, true, true, "pg-0", "0/3000100");
-    private static final LocalState PRIMARY = new LocalState(DataState.VALID, true, true, false, "", "0/3000100");
+    private static final LocalState EMPTY = new LocalState(DataState.EMPTY, false, false, false, "", "", "");
+    private static final LocalState STOPPED = new LocalState(DataState.VALID, false, false, false, "", "0/3000028", "");
+    private static final LocalState STANDBY_OF_PG0 = new LocalState(DataState.VALID, true, true, true, "pg-0", "0/3000100", "");
+    private static final LocalState PRIMARY = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "");
 
     private static Observation seen(String role, String current, String target, String reason, String primaryLsn, PeerPod currentPod) {
-        return new Observation(true, role, true, current, target, reason, primaryLsn, currentPod);
+        return new Observation(true, role, true, current, target, reason, primaryLsn, false, currentPod);
     }
 
     private static PeerPod pg0(String role, String reported, String lsn, boolean ready) {
@@ -45,7 +45,7 @@ class DeciderTest {
 
     @Test
     void neverWritesOverADirectoryThatIsNotAPostgresDataDirectory() {
-        LocalState foreign = new LocalState(DataState.FOREIGN, false, false, false, "", "");
+        LocalState foreign = new LocalState(DataState.FOREIGN, false, false, false, "", "", "");
         assertThat(decider.decide(seen("primary", "pg-1", "pg-1", "", "", null), foreign).step()).isEqualTo(Step.REFUSE);
     }
 
@@ -114,7 +114,7 @@ class DeciderTest {
 
     @Test
     void aReplicaOfTheOldPrimaryStopsToFollowTheNewOne() {
-        LocalState standbyOfPg2 = new LocalState(DataState.VALID, true, true, true, "pg-2", "0/3000100");
+        LocalState standbyOfPg2 = new LocalState(DataState.VALID, true, true, true, "pg-2", "0/3000100", "");
         assertThat(decider.decide(seen("replica", "pg-0", "pg-0", "", "", pg0("primary", "primary", "0/4000000", true)), standbyOfPg2).step())
                 .isEqualTo(Step.STOP);
     }
@@ -123,6 +123,18 @@ class DeciderTest {
     void theCurrentPrimaryRestartsAfterACrashAndPromotesIfStillAStandby() {
         assertThat(decider.decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), STOPPED).step()).isEqualTo(Step.START_PRIMARY);
         assertThat(decider.decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), STANDBY_OF_PG0).step()).isEqualTo(Step.PROMOTE);
+    }
+
+    @Test
+    void thePrimarySetsSynchronousReplicationAsTheSpecSays() {
+        Observation sync = new Observation(true, "primary", true, "pg-1", "pg-1", "", "0/3000000", true, null);
+        Decision d = decider.decide(sync, PRIMARY);
+        assertThat(d.step()).isEqualTo(Step.SET_SYNCHRONOUS);
+        assertThat(d.standbyNames()).isEqualTo("ANY 1 (*)");
+        LocalState alreadySync = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "ANY 1 (*)");
+        assertThat(decider.decide(sync, alreadySync).step()).isEqualTo(Step.WAIT);
+        assertThat(decider.decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), alreadySync).standbyNames()).isEmpty();
+        assertThat(decider.decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), alreadySync).step()).isEqualTo(Step.SET_SYNCHRONOUS);
     }
 
     @Test

@@ -74,6 +74,7 @@ class PgDrillsE2E {
         drill("the former primary rejoins through pg_rewind", this::formerPrimaryRejoins);
         drill("failover after the primary's pod is stuck terminating (node lost)", this::failoverAfterNodeLoss);
         drill("switchover under load loses nothing", this::switchover);
+        drill("failover with spec.replication.synchronous loses nothing", this::synchronousFailover);
 
         String summary = String.format(Locale.ROOT,
                 "pg-drills: %d passed, %d failed; failover lost %d of %d acknowledged writes; switchover lost %d of %d; writable again after %.1f s",
@@ -184,6 +185,36 @@ class PgDrillsE2E {
         assertThat(loss[0]).as("acknowledged writes lost in a switchover").isZero();
         return String.format(Locale.ROOT, "%s to %s, writes paused for %.1f s, lost %d of %d acknowledged writes, %s rejoined as a replica",
                 old, target, paused, loss[0], loss[1], old);
+    }
+
+    private String synchronousFailover() throws Exception {
+        kubectl.run("-n", namespace, "patch", "postgrescluster", "pg", "--type=merge", "-p", "{\"spec\":{\"replication\":{\"synchronous\":true}}}");
+        await("the primary waits for a standby's flush on every commit").atMost(CONVERGE).pollInterval(Duration.ofMillis(250))
+                .until(() -> quorumStandbys(current()) == 2);
+        String old = current();
+        int from = load.acked().size();
+        long killedAt = System.nanoTime();
+        kubelet.kill9(old);
+        String now = awaitNewPrimary(old, killedAt);
+        double writable = (load.firstAckAfter(killedAt, kubelet.port(old)) - killedAt) / 1e9;
+        long[] loss = lossSince(from, now);
+        kubelet.release(old);
+        awaitRejoined(old);
+        assertThat(loss[0]).as("acknowledged writes lost in a failover with synchronous replication").isZero();
+        return String.format(Locale.ROOT, "%s killed, %s promoted, writable again after %.1f s, lost %d of %d acknowledged writes; %s rejoined",
+                old, now, writable, loss[0], loss[1], old);
+    }
+
+    /** Standbys the primary counts for its synchronous commits (sync_state 'quorum' under ANY 1 (*)). */
+    private long quorumStandbys(String primary) {
+        try (Connection c = WriteLoad.connect(kubelet.port(primary), password); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select count(*) from pg_stat_replication where sync_state = 'quorum'"
+                     + " and current_setting('synchronous_standby_names') = 'ANY 1 (*)'")) {
+            r.next();
+            return r.getLong(1);
+        } catch (SQLException e) {
+            return -1;
+        }
     }
 
     // ---- shared steps ----
