@@ -40,14 +40,13 @@ public final class Sql {
         }
     }
 
-    /** Sets {@code synchronous_standby_names} on the primary ("" for asynchronous replication) and reloads. */
+    /**
+     * Sets {@code synchronous_standby_names} on the primary ("" for asynchronous replication) and
+     * reloads. ALTER SYSTEM takes no bind parameters; the value is one of the instance manager's own
+     * constants, quoted as a literal all the same.
+     */
     public void setStandbyNames(String value) throws SQLException {
-        try (Connection c = connect(new Address("127.0.0.1", settings.port()));
-             java.sql.PreparedStatement set = c.prepareStatement("select set_config('synchronous_standby_names', ?, false)");
-             Statement s = c.createStatement()) {
-            // ALTER SYSTEM takes no parameters: the value is checked by the server through set_config first.
-            set.setString(1, value);
-            set.execute();
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
             s.execute("alter system set synchronous_standby_names = '" + value.replace("'", "''") + "'");
             s.execute("select pg_reload_conf()");
         }

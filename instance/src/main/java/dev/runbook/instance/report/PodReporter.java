@@ -50,6 +50,7 @@ public final class PodReporter {
     public void problem(String reason, String message) {
         Map<String, String> wanted = new LinkedHashMap<>();
         wanted.put(Observation.REPORTED_ROLE, null);
+        wanted.put(Observation.REPLAYED_LSN, null);
         wanted.put(PROBLEM, message);
         if (wanted.equals(lastSent)) {
             return;
