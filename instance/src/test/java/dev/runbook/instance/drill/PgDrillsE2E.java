@@ -47,6 +47,7 @@ class PgDrillsE2E {
     private final String password = UUID.randomUUID().toString();
     private final List<String> results = new ArrayList<>();
     private KubernetesClient client;
+    private Path pgBin;
     private Kubectl kubectl;
     private Process operator;
     private LoopbackKubelet kubelet;
@@ -63,7 +64,7 @@ class PgDrillsE2E {
     void drills() throws Exception {
         String kubeconfig = System.getProperty("runbook.pg.kubeconfig", "");
         Assumptions.assumeTrue(!kubeconfig.isBlank(), "no -Drunbook.pg.kubeconfig: the real-PostgreSQL drills need testenv/up");
-        Path pgBin = Path.of(System.getProperty("runbook.pg.bin", "/usr/lib/postgresql/15/bin"));
+        pgBin = Path.of(System.getProperty("runbook.pg.bin", "/usr/lib/postgresql/15/bin"));
         Files.createDirectories(work);
         kubectl = new Kubectl(Path.of(kubeconfig));
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)))).build();
@@ -75,6 +76,7 @@ class PgDrillsE2E {
         drill("failover after the primary's pod is stuck terminating (node lost)", this::failoverAfterNodeLoss);
         drill("switchover under load loses nothing", this::switchover);
         drill("failover with spec.replication.synchronous loses nothing", this::synchronousFailover);
+        drill("an instance given another cluster's data refuses to follow, and keeps the data", this::refusesAnotherClustersData);
 
         String summary = String.format(Locale.ROOT,
                 "pg-drills: %d passed, %d failed; failover lost %d of %d acknowledged writes; switchover lost %d of %d; writable again after %.1f s",
@@ -205,6 +207,53 @@ class PgDrillsE2E {
                 old, now, writable, loss[0], loss[1], old);
     }
 
+    private String refusesAnotherClustersData() throws Exception {
+        kubectl.apply("apiVersion: postgres.runbook.dev/v1alpha1\nkind: PostgresCluster\nmetadata: {name: other, namespace: " + namespace + "}\n"
+                + "spec:\n  instances: 1\n  image: postgres:15\n  storage: {size: 1Gi}\n  credentials: {secretName: pg-credentials}\n");
+        await("the cluster other has its own primary").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
+                .until(() -> "Healthy".equals(status("other", "phase")) && "primary".equals(annotation("other-0", REPORTED)));
+        String victim = client.pods().inNamespace(namespace).withLabel(ROLE, "replica").list().getItems().stream()
+                .map(p -> p.getMetadata().getName()).filter(n -> n.startsWith("pg-")).sorted().findFirst().orElseThrow();
+        // The replica's volume is swapped for the other cluster's, as a mix-up of volumes would.
+        kubelet.kill9("other-0");
+        kubelet.kill9(victim);
+        Path data = kubelet.dataDirOf(victim);
+        shell("rm", "-rf", data.toString());
+        shell("cp", "-a", kubelet.dataDirOf("other-0").toString(), data.toString());
+        String foreign = systemIdentifier(data);
+        kubelet.release(victim);
+        await(victim + " refuses, saying why").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
+                .until(() -> annotation(victim, "postgres.runbook.dev/instance-problem").contains("different databases"));
+        String events = kubectl.run("-n", namespace, "get", "events", "--field-selector",
+                "involvedObject.name=" + victim + ",reason=InstanceRefused", "-o", "jsonpath={.items[*].message}");
+        assertThat(events).as("the InstanceRefused event on " + victim).contains("different databases");
+        assertThat(data.resolve("PG_VERSION")).as("the data is kept").isRegularFile();
+        assertThat(systemIdentifier(data)).as("the data is the other cluster's still").isEqualTo(foreign);
+        return victim + " with other-0's data (system identifier " + foreign + "): " + events;
+    }
+
+    private String systemIdentifier(Path data) {
+        String out = shell(pgBin.resolve("pg_controldata").toString(), "-D", data.toString());
+        return out.lines().filter(l -> l.startsWith("Database system identifier:")).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .findFirst().orElseThrow();
+    }
+
+    private static String shell(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Standbys the primary counts for its synchronous commits (sync_state 'quorum' under ANY 1 (*)). */
     private long quorumStandbys(String primary) {
         try (Connection c = WriteLoad.connect(kubelet.port(primary), password); Statement s = c.createStatement();
@@ -281,10 +330,14 @@ class PgDrillsE2E {
         return status("currentPrimary");
     }
 
-    @SuppressWarnings("unchecked")
     private String status(String field) {
+        return status("pg", field);
+    }
+
+    @SuppressWarnings("unchecked")
+    private String status(String cluster, String field) {
         GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
-                .inNamespace(namespace).withName("pg").get();
+                .inNamespace(namespace).withName(cluster).get();
         Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
         Object value = status instanceof Map ? ((Map<String, Object>) status).get(field) : null;
         return value == null ? "" : value.toString();
@@ -311,7 +364,7 @@ class PgDrillsE2E {
         kubectl.run("create", "namespace", namespace);
         kubectl.run("-n", namespace, "apply", "-f", repo.resolve("deploy/postgres/instance-rbac.yaml").toString());
         StringBuilder volumes = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             volumes.append("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: ").append(namespace).append("-pv-").append(i)
                     .append(", labels: {runbook.dev/pg-drills: ").append(namespace).append("}}\n")
                     .append("spec: {capacity: {storage: 10Gi}, accessModes: [ReadWriteOnce], persistentVolumeReclaimPolicy: Retain, hostPath: {path: /tmp/")

@@ -103,6 +103,11 @@ public final class LoopbackKubelet implements AutoCloseable {
         return base.resolve(pod + ".log");
     }
 
+    /** The instance's data directory: its volume, kept across restarts and recreated pods of the same name. */
+    public Path dataDirOf(String pod) {
+        return base.resolve(pod).resolve("data");
+    }
+
     /** The container dies (SIGKILL to the server and the instance manager) and is not restarted until {@link #release}. */
     public void kill9(String pod) {
         held.add(pod);
@@ -162,7 +167,7 @@ public final class LoopbackKubelet implements AutoCloseable {
         String name = pod.getMetadata().getName();
         int port = port(name);
         Path home = base.resolve(name);
-        Path dataDir = home.resolve("data");
+        Path dataDir = dataDirOf(name);
         writeAddresses();
         Container container = pod.getSpec().getContainers().get(0);
         Map<String, String> env = new LinkedHashMap<>();
