@@ -57,6 +57,7 @@ public final class LoopbackKubelet implements AutoCloseable {
     private final Map<String, InstanceProcess> running = new ConcurrentHashMap<>();
     private final Map<String, Integer> slots = new ConcurrentHashMap<>();
     private final Set<String> held = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> probeAnswers = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "loopback-kubelet");
@@ -126,14 +127,9 @@ public final class LoopbackKubelet implements AutoCloseable {
             tick();
         } catch (Throwable e) {
             // The kubelet goes on; what went wrong is kept next to the instances' logs.
-            try {
-                java.io.StringWriter trace = new java.io.StringWriter();
-                e.printStackTrace(new java.io.PrintWriter(trace));
-                Files.writeString(base.resolve("kubelet.log"), Instant.now() + " " + trace + "\n",
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-            } catch (IOException ignored) {
-                // nowhere to write it
-            }
+            java.io.StringWriter trace = new java.io.StringWriter();
+            e.printStackTrace(new java.io.PrintWriter(trace));
+            note(trace.toString());
         }
     }
 
@@ -228,38 +224,66 @@ public final class LoopbackKubelet implements AutoCloseable {
     }
 
     private boolean ready(InstanceProcess p) {
+        String answer;
         if (!p.alive()) {
-            return false;
+            answer = "the process is not running";
+        } else {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.httpPort() + "/readyz"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                answer = r.statusCode() + " " + r.body().strip();
+            } catch (IOException e) {
+                answer = "no answer: " + e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                answer = "interrupted";
+            }
         }
-        try {
-            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.httpPort() + "/readyz"))
-                    .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
-            return r.statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+        if (!answer.equals(probeAnswers.put(p.pod(), answer))) {
+            note(p.pod() + " /readyz: " + answer);
         }
+        return answer.startsWith("200 ");
     }
 
     private void setReady(Pod pod, boolean ready) {
         String wanted = ready ? "True" : "False";
-        List<PodCondition> conditions = pod.getStatus().getConditions();
-        boolean changed = false;
-        for (PodCondition c : conditions) {
-            if (("Ready".equals(c.getType()) || "ContainersReady".equals(c.getType())) && !wanted.equals(c.getStatus())) {
-                c.setStatus(wanted);
-                c.setLastTransitionTime(Instant.now().toString());
-                changed = true;
+        if (conditionsSay(pod, wanted)) {
+            return;
+        }
+        // The instance manager patches its own pod too: on a conflict, read the pod again and retry.
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Pod fresh = attempt == 0 ? pod : client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
+            if (fresh == null || conditionsSay(fresh, wanted)) {
+                return;
+            }
+            for (PodCondition c : fresh.getStatus().getConditions()) {
+                if (("Ready".equals(c.getType()) || "ContainersReady".equals(c.getType())) && !wanted.equals(c.getStatus())) {
+                    c.setStatus(wanted);
+                    c.setLastTransitionTime(Instant.now().toString());
+                }
+            }
+            try {
+                client.pods().inNamespace(namespace).resource(fresh).updateStatus();
+                note(pod.getMetadata().getName() + " Ready=" + wanted);
+                return;
+            } catch (KubernetesClientException e) {
+                note(pod.getMetadata().getName() + " Ready=" + wanted + " not written (" + e.getCode() + "): " + e.getMessage());
             }
         }
-        if (changed) {
-            try {
-                client.pods().inNamespace(namespace).resource(pod).updateStatus();
-            } catch (KubernetesClientException e) {
-                // a conflict: the next tick reads the pod again
-            }
+    }
+
+    private static boolean conditionsSay(Pod pod, String wanted) {
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType()) || "ContainersReady".equals(c.getType()))
+                .allMatch(c -> wanted.equals(c.getStatus()));
+    }
+
+    private void note(String line) {
+        try {
+            Files.writeString(base.resolve("kubelet.log"), Instant.now() + " " + line + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException ignored) {
+            // nowhere to write it
         }
     }
 
