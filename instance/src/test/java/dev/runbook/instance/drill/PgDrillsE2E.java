@@ -364,11 +364,14 @@ class PgDrillsE2E {
         kubectl.run("create", "namespace", namespace);
         kubectl.run("-n", namespace, "apply", "-f", repo.resolve("deploy/postgres/instance-rbac.yaml").toString());
         StringBuilder volumes = new StringBuilder();
-        for (int i = 0; i < 4; i++) {
+        // One volume per claim, bound to it in advance, so the drills take nothing from testenv's shared pool.
+        List<String> claims = List.of("data-pg-0", "data-pg-1", "data-pg-2", "data-other-0");
+        for (int i = 0; i < claims.size(); i++) {
             volumes.append("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: ").append(namespace).append("-pv-").append(i)
                     .append(", labels: {runbook.dev/pg-drills: ").append(namespace).append("}}\n")
                     .append("spec: {capacity: {storage: 10Gi}, accessModes: [ReadWriteOnce], persistentVolumeReclaimPolicy: Retain, hostPath: {path: /tmp/")
-                    .append(namespace).append("-").append(i).append("}}\n");
+                    .append(namespace).append("-").append(i).append("}, claimRef: {namespace: ").append(namespace)
+                    .append(", name: ").append(claims.get(i)).append("}}\n");
         }
         kubectl.apply(volumes.toString());
         kubectl.run("-n", namespace, "create", "secret", "generic", "pg-credentials", "--from-literal=password=" + password);
