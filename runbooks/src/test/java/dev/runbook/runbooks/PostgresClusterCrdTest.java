@@ -1,11 +1,6 @@
 package dev.runbook.runbooks;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,11 +9,8 @@ import org.yaml.snakeyaml.Yaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,34 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PostgresClusterCrdTest {
     private static final Path BUNDLE = Path.of("postgres-cluster");
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private static Schema schema() throws IOException {
-        Map<String, Object> crd = new Yaml().load(Files.readString(BUNDLE.resolve("crds/postgresclusters.postgres.runbook.dev.yaml")));
-        Object openApi = ((Map<?, ?>) ((Map<?, ?>) ((List<?>) ((Map<?, ?>) crd.get("spec")).get("versions")).get(0)).get("schema")).get("openAPIV3Schema");
-        return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4).getSchema(JSON.valueToTree(openApi));
-    }
 
     private static List<Error> validate(Map<String, Object> object) throws IOException {
-        JsonNode node = JSON.valueToTree(object);
-        return schema().validate(node);
+        return CrdSchema.of(BUNDLE.resolve("crds/postgresclusters.postgres.runbook.dev.yaml")).validate(object);
     }
 
-    @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> clustersInSamples() throws IOException {
-        List<Map<String, Object>> clusters = new ArrayList<>();
-        try (Stream<Path> files = Files.list(BUNDLE.resolve("samples"))) {
-            for (Path file : files.sorted().toList()) {
-                for (Object doc : new Yaml().loadAll(Files.readString(file))) {
-                    if (doc instanceof Map<?, ?> map && "PostgresCluster".equals(map.get("kind"))) {
-                        Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) map);
-                        copy.remove("status");
-                        clusters.add(copy);
-                    }
-                }
-            }
-        }
-        return clusters;
+        return CrdSchema.samplesOfKind(BUNDLE, "PostgresCluster");
     }
 
     @Test
@@ -98,13 +69,7 @@ class PostgresClusterCrdTest {
         assertThat(validate(cluster).toString()).contains("image");
     }
 
-    @SuppressWarnings("unchecked")
     private static void set(Map<String, Object> root, String path, Object value) {
-        String[] steps = path.split("\\.");
-        Map<String, Object> level = root;
-        for (int i = 0; i < steps.length - 1; i++) {
-            level = (Map<String, Object>) level.computeIfAbsent(steps[i], k -> new LinkedHashMap<>());
-        }
-        level.put(steps[steps.length - 1], value);
+        CrdSchema.set(root, path, value);
     }
 }

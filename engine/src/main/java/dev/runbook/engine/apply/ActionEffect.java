@@ -4,6 +4,7 @@ import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.action.Delete;
+import dev.runbook.rules.action.FinishCleanup;
 import dev.runbook.rules.action.EmitEvent;
 import dev.runbook.rules.action.MergePatch;
 import dev.runbook.rules.action.Requeue;
@@ -64,6 +65,7 @@ public final class ActionEffect {
         if (action instanceof MergePatch patch) return mergePatch(patch, existing);
         if (action instanceof SetStatus setStatus) return setStatus(setStatus, existing);
         if (action instanceof SetCondition setCondition) return setCondition(setCondition, existing, now);
+        if (action instanceof FinishCleanup cleanup) return finishCleanup(cleanup, existing);
         return setMetadataEntry((SetMetadataEntry) action, existing);
     }
 
@@ -80,7 +82,7 @@ public final class ActionEffect {
         }
         if (!(action instanceof Apply || action instanceof MergePatch || action instanceof Delete
                 || action instanceof SetStatus || action instanceof SetCondition || action instanceof EmitEvent
-                || action instanceof Requeue || action instanceof SetMetadataEntry)) {
+                || action instanceof Requeue || action instanceof SetMetadataEntry || action instanceof FinishCleanup)) {
             throw new IllegalArgumentException(action.identity() + ": the simulator does not know the action type '"
                     + action.getType() + "'");
         }
@@ -200,6 +202,21 @@ public final class ActionEffect {
             condition.put("status", action.getStatus());
             condition.put("reason", action.getReason());
             condition.put("message", action.getMessage());
+        }
+        return replace(action, existing, changed);
+    }
+
+    /** The finalizer comes off {@code metadata.finalizers} (the list goes when it is empty). */
+    private static Change finishCleanup(FinishCleanup action, Map<String, Object> existing) {
+        if (action.getFinalizer() == null) {
+            throw new IllegalArgumentException(action.identity() + ": the engine names the finalizer before it is applied");
+        }
+        Map<String, Object> changed = Json.copyMap(existing, "object");
+        Map<String, Object> metadata = Json.child(changed, "metadata", action.getTarget() + " metadata");
+        if (metadata.get("finalizers") instanceof List<?> finalizers) {
+            List<Object> kept = new java.util.ArrayList<>(finalizers);
+            kept.remove(action.getFinalizer());
+            if (kept.isEmpty()) metadata.remove("finalizers"); else metadata.put("finalizers", kept);
         }
         return replace(action, existing, changed);
     }

@@ -15,12 +15,19 @@ public record BundleSpec(
         Mode mode,
         String fieldManager,
         Map<String, Parameter> parameters,
-        Limits limits) {
+        Limits limits,
+        Cleanup cleanup) {
 
     public static final Duration DEFAULT_RECONCILE_PERIOD = Duration.ofMinutes(5);
 
     /** Whether the operator acts on a plan or only records it. */
     public enum Mode { ENFORCE, OBSERVE }
+
+    /** Whether the bundle's rules act on deleted primaries (a {@code cleanup:} section): then a finalizer holds them. */
+    public boolean hasCleanup() { return cleanup != null; }
+
+    /** The finalizer this bundle puts on its primaries when it {@link #hasCleanup() has cleanup}. */
+    public String finalizer() { return Cleanup.finalizer(name); }
 
     public BundleSpec {
         secondaries = List.copyOf(secondaries);

@@ -29,10 +29,11 @@ public final class BundleSpecParser {
     private static Map<String, List<String>> keys() {
         Map<String, List<String>> keys = new LinkedHashMap<>();
         keys.put("", List.of("name", "version", "description", "primary", "secondaries", "reconcilePeriod", "mode",
-                "fieldManager", "parameters", "limits"));
+                "fieldManager", "parameters", "limits", "cleanup"));
         keys.put("primary", List.of("apiVersion", "kind", "plural", "namespaced"));
         keys.put("secondaries[]", List.of("apiVersion", "kind", "mapping", "selector"));
         keys.put("parameters.NAME", List.of("default", "type", "description"));
+        keys.put("cleanup", List.of("deadline"));
         keys.put("limits", List.of("maxFirings", "maxActions", "namespaces", "protectedKinds", "cycleDeadline"));
         return java.util.Collections.unmodifiableMap(keys);
     }
@@ -59,7 +60,18 @@ public final class BundleSpecParser {
                 root.optional("mode", BundleSpec.Mode.ENFORCE, BundleSpecParser::mode),
                 root.optionalString("fieldManager", "runbook-" + name),
                 parameters(root),
-                limits(root));
+                limits(root),
+                cleanup(root));
+    }
+
+    private static Cleanup cleanup(YamlMap root) {
+        if (!root.has("cleanup")) return null;
+        YamlMap cleanup = root.map("cleanup");
+        if (cleanup == null) {
+            throw root.error("cleanup", "expected a mapping, e.g. cleanup: {deadline: 5m}");
+        }
+        cleanup.allowOnly(keysOf("cleanup"));
+        return new Cleanup(cleanup.optional("deadline", Cleanup.DEFAULT_DEADLINE, BundleSpecParser::positiveDuration));
     }
 
     private static BundleSpec.Mode mode(String text) {

@@ -10,6 +10,7 @@ import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.template.TemplateRenderer;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.ApplyTemplate;
+import dev.runbook.rules.action.FinishCleanup;
 import dev.runbook.rules.fact.Clock;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Resource;
@@ -49,6 +50,11 @@ public final class DecisionCycle {
     /** As {@link #run(CompiledBundle, Observation)}, the plan checked against the administrator's policy. */
     public static Decision run(CompiledBundle bundle, Observation observation, Policy policy) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
+        var overdue = CleanupDeadline.overduePlan(bundle.spec(), observation.primary(), observation.now());
+        if (overdue.isPresent()) {
+            return new Decision(bundle.name(), bundle.version(), observation.now(), List.of(), overdue.get(),
+                    PlanChecker.check(overdue.get(), bundle.spec(), observation.primary(), policy));
+        }
         TraceRecorder recorder = new TraceRecorder();
         // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
         KieSession session = bundle.sessions().newKieSession();
@@ -58,6 +64,7 @@ public final class DecisionCycle {
             session.insert(new Clock(observation.now()));
             session.insert(params);
             session.insert(observation.primary());
+            CleanupDeadline.deleting(bundle.spec(), observation.primary()).ifPresent(session::insert);
             observation.secondaries().stream()
                     .sorted(Comparator.comparing(Resource::getRef))
                     .forEach(session::insert);
@@ -111,6 +118,9 @@ public final class DecisionCycle {
                     continue;
                 }
             }
+            if (action instanceof FinishCleanup cleanup && cleanup.getFinalizer() == null) {
+                action = cleanup.withFinalizer(bundle.spec().finalizer());
+            }
             action = ExplicitNamespace.of(action, observation.primary().getNamespace());
             Form form = new Form(action);
             actionByForm.putIfAbsent(form, action);
@@ -119,6 +129,8 @@ public final class DecisionCycle {
         }
         List<PlannedAction> planned = new ArrayList<>();
         actionByForm.forEach((form, action) -> planned.add(new PlannedAction(action, rulesByForm.get(form))));
+        // Releasing the finalizer lets the primary go at once: it comes after everything written to it.
+        planned.sort(Comparator.comparing(p -> p.action() instanceof FinishCleanup));
         return planned;
     }
 

@@ -10,6 +10,7 @@ import dev.runbook.engine.invariant.InvariantViolation;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.simulation.Simulator;
 import dev.runbook.rules.action.Action;
+import dev.runbook.rules.action.FinishCleanup;
 import dev.runbook.rules.fact.Resource;
 import dev.runbook.rules.invariant.AppliedAction;
 
@@ -37,7 +38,10 @@ public final class CheckedApply {
         List<Action> plan = planned.stream().map(PlannedAction::action).toList();
         List<Resource> before = invariants.isEmpty() ? List.of() : before(simulator, plan);
         List<Outcome> outcomes = simulator.applyPlan(plan);
-        if (invariants.isEmpty()) return new Result(outcomes, List.of());
+        if (invariants.isEmpty() || primaryReleased(simulator, plan)) {
+            // A released primary is gone, and with it what the invariants are about: nothing to check.
+            return new Result(outcomes, List.of());
+        }
         List<AppliedAction> applied = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             applied.add(new AppliedAction(plan.get(i), planned.get(i).rules(), outcomes.get(i).name(), before.get(i)));
@@ -45,6 +49,10 @@ public final class CheckedApply {
         Observation after = observeAfter.get();
         return new Result(outcomes, invariants.check(after,
                 ParameterValues.resolve(bundle.spec(), after.parameterOverrides()), applied));
+    }
+
+    private static boolean primaryReleased(Simulator simulator, List<Action> plan) {
+        return plan.stream().anyMatch(a -> a instanceof FinishCleanup && simulator.get(a.getTarget()).isEmpty());
     }
 
     /** Each action's target as it is before the plan is applied, or null. */

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param problems   each must match a plan problem (kind, message, rules), subset-wise
  * @param status     must be a subset of the primary's status after the plan is applied
  * @param conditions each must match a condition of the primary after the plan is applied
+ * @param primaryGone whether the primary must be gone (true) or still there (false) after the plan is
+ *                    applied: a cleanup that released the last finalizer of a deleted primary
  */
 public record Expectation(
         Located<List<String>> fired,
@@ -26,7 +28,8 @@ public record Expectation(
         Located<Boolean> valid,
         List<Located<Map<String, Object>>> problems,
         Located<Map<String, Object>> status,
-        List<Located<Map<String, Object>>> conditions) {
+        List<Located<Map<String, Object>>> conditions,
+        Located<Boolean> primaryGone) {
 
     /** A value with the line of the scenario file it came from, for messages. */
     public record Located<T>(T value, int line) {}

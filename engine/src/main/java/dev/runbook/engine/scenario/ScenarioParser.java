@@ -35,11 +35,13 @@ import java.util.Set;
 public final class ScenarioParser {
     /** The action types a plan can hold, as written in {@code action:}. */
     public static final List<String> ACTION_TYPES = List.of(
-            "apply", "mergePatch", "delete", "setStatus", "setCondition", "event", "requeue", "label", "annotate");
+            "apply", "mergePatch", "delete", "setStatus", "setCondition", "event", "requeue", "label", "annotate",
+            "finishCleanup");
     static final List<String> SCENARIO_KEYS = List.of(
             "name", "description", "now", "params", "primary", "state", "expect", "steps", "idempotence");
     static final List<String> EXPECT_KEYS = List.of(
-            "fired", "notFired", "actions", "absent", "noActions", "valid", "problems", "status", "conditions");
+            "fired", "notFired", "actions", "absent", "noActions", "valid", "problems", "status", "conditions",
+            "primaryGone");
     static final List<String> STEP_KEYS = List.of("name", "advance", "changes", "expect");
     static final List<String> PROBLEM_KINDS = List.of(
             "CONFLICT", "TOO_MANY_ACTIONS", "OTHER_NAMESPACE", "PROTECTED_KIND", "TEMPLATE");
@@ -246,7 +248,8 @@ public final class ScenarioParser {
                 flag(map, "valid"),
                 problemPatterns(map),
                 statusPattern(map),
-                maps(map, "conditions"));
+                maps(map, "conditions"),
+                flag(map, "primaryGone"));
     }
 
     private static Expectation.Located<List<String>> names(YamlMap map, String key) {

@@ -13,6 +13,7 @@ import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.apply.Outcome;
+import dev.runbook.engine.simulation.Finalizers;
 import dev.runbook.engine.simulation.Simulator;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.ObservedObject;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -83,13 +85,18 @@ public final class ScenarioRunner {
                     failures.add(ExpectationCheck.at(object.file(), object.line(), "state: " + e.getMessage()));
                 }
             }
+            if (failures.isEmpty() && bundle.spec().hasCleanup()) {
+                // As the operator does before a primary's first cycle: its finalizer holds it for the cleanup rules.
+                ref(bundle, scenario, simulator).ifPresent(primary -> Finalizers.add(simulator, primary, bundle.spec().finalizer()));
+            }
             if (failures.isEmpty()) {
                 // Every cycle of the scenario ends by the scenario's deadline too.
                 ContainedRun.scenario(policy.containment(), () -> {
                     Cycle last = scenario.isDrill()
                             ? drill(bundle, scenario, simulator, fired, failures)
                             : cycle(bundle, scenario, simulator, scenario.expect(), "", scenario.line(), fired, failures);
-                    if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()) {
+                    if (failures.isEmpty() && scenario.idempotenceSkipped() == null && last.decision().isValid()
+                            && !last.primaryGone()) {
                         idempotence(bundle, scenario, simulator, fired, failures);
                     }
                     return last;
@@ -107,7 +114,7 @@ public final class ScenarioRunner {
         return new ScenarioResult(scenario, failures, fired, Duration.ofMillis(stopwatch.millis() - start));
     }
 
-    private record Cycle(Decision decision, List<Outcome> outcomes) {}
+    private record Cycle(Decision decision, List<Outcome> outcomes, boolean primaryGone) {}
 
     private Cycle drill(CompiledBundle bundle, Scenario scenario, Simulator simulator, Set<String> fired, List<String> failures) {
         Cycle last = null;
@@ -122,6 +129,11 @@ public final class ScenarioRunner {
                 }
             }
             simulator.settle();
+            if (last != null && last.primaryGone()) {
+                failures.add(ExpectationCheck.at(scenario.file(), step.line(), "step " + (i + 1) + " (" + step.name()
+                        + "): the primary is gone since the previous step; a drill ends with the step whose cleanup releases it"));
+                break;
+            }
             last = cycle(bundle, scenario, simulator, step.expect(), "step " + (i + 1) + " (" + step.name() + "): ", step.line(), fired, failures);
             if (!failures.isEmpty()) break;
         }
@@ -137,13 +149,32 @@ public final class ScenarioRunner {
                 () -> observe(bundle, scenario, simulator));
         List<Outcome> outcomes = applied.outcomes();
         applied.violations().forEach(v -> failures.add(label + ExpectationCheck.at(scenario.file(), line, v.toString())));
-        Map<String, Object> primary = simulator.get(observation.primary().getRef()).orElse(Map.of());
+        Optional<Map<String, Object>> after = simulator.get(observation.primary().getRef());
+        Map<String, Object> primary = after.orElse(Map.of());
         Map<String, Object> status = primary.get("status") instanceof Map<?, ?> s ? cast(s) : Map.of();
         List<Object> conditions = status.get("conditions") instanceof List<?> c ? new ArrayList<>(c) : List.of();
         for (String failure : ExpectationCheck.check(scenario.file(), expect, decision, status, conditions)) {
             failures.add(label + failure);
         }
-        return new Cycle(decision, outcomes);
+        if (expect.primaryGone() != null && expect.primaryGone().value() == after.isPresent()) {
+            failures.add(label + ExpectationCheck.at(scenario.file(), expect.primaryGone().line(), "expected the primary to be "
+                    + (expect.primaryGone().value() ? "gone" : "still there") + " after the plan was applied, but it is "
+                    + (after.isPresent() ? "there" + finalizers(after.get()) : "gone")));
+        }
+        return new Cycle(decision, outcomes, after.isEmpty());
+    }
+
+    private static String finalizers(Map<String, Object> primary) {
+        Object finalizers = primary.get("metadata") instanceof Map<?, ?> m ? m.get("finalizers") : null;
+        return finalizers == null ? "" : " (finalizers " + finalizers + ")";
+    }
+
+    private static Optional<ObjectRef> ref(CompiledBundle bundle, Scenario scenario, Simulator simulator) {
+        try {
+            return Optional.of(observe(bundle, scenario, simulator).primary().getRef());
+        } catch (InvalidInputException e) {
+            return Optional.empty(); // reported by the first cycle, with the file and the fix
+        }
     }
 
     private void idempotence(CompiledBundle bundle, Scenario scenario, Simulator simulator, Set<String> fired, List<String> failures) {

@@ -46,7 +46,10 @@ public interface Cluster {
      */
     void put(Map<String, Object> object);
 
-    /** Removes the object; true when there was one. Dependents are left to the garbage collector. */
+    /**
+     * Deletes the object; true when there was one. One with finalizers only gets a deletionTimestamp and
+     * stays until its last finalizer is removed. Dependents are left to the garbage collector.
+     */
     boolean delete(ObjectRef ref);
 
     /** Every event recorded, oldest first, each an {@code Event} object as nested maps. */

@@ -31,6 +31,8 @@ public final class InMemoryCluster implements Cluster {
         static Key of(ObjectRef ref) { return new Key(ref.getKind(), ref.getNamespace(), ref.getName()); }
     }
 
+    private static final String DELETION_TIMESTAMP = "deletionTimestamp";
+
     private final TreeMap<Key, Map<String, Object>> objects = new TreeMap<>(Key.ORDER);
     private final List<Map<String, Object>> events = new ArrayList<>();
     private final Set<String> uids = new HashSet<>();
@@ -120,6 +122,13 @@ public final class InMemoryCluster implements Cluster {
         if (Json.same(candidate, stored)) {
             return;
         }
+        if (storedMetadata.get(DELETION_TIMESTAMP) != null && metadata.get(DELETION_TIMESTAMP) != null
+                && hasFinalizers(storedMetadata) && !hasFinalizers(metadata)) {
+            // The last finalizer is gone: the API server deletes the object with this very update.
+            objects.remove(key);
+            lastResourceVersion++;
+            return;
+        }
         if (!Json.same(desiredState(candidate), desiredState(stored))) {
             Object generation = storedMetadata.get("generation");
             long previous = generation instanceof Number n ? n.longValue() : 0L;
@@ -136,12 +145,30 @@ public final class InMemoryCluster implements Cluster {
         return desired;
     }
 
+    /**
+     * Deletes the object, as the API server does: at once when it has no finalizers; else it only gets
+     * a {@code deletionTimestamp} (once) and stays until an update removes its last finalizer.
+     */
     @Override
     public synchronized boolean delete(ObjectRef ref) {
-        Map<String, Object> removed = objects.remove(Key.of(ref));
-        if (removed == null) return false;
+        Key key = Key.of(ref);
+        Map<String, Object> stored = objects.get(key);
+        if (stored == null) return false;
+        Map<String, Object> metadata = Json.mapAt(stored, "metadata");
+        if (hasFinalizers(metadata)) {
+            if (metadata.get(DELETION_TIMESTAMP) == null) {
+                metadata.put(DELETION_TIMESTAMP, now.toString());
+                metadata.put("resourceVersion", nextResourceVersion());
+            }
+            return true;
+        }
+        objects.remove(key);
         lastResourceVersion++;
         return true;
+    }
+
+    private static boolean hasFinalizers(Map<String, Object> metadata) {
+        return metadata != null && metadata.get("finalizers") instanceof List<?> finalizers && !finalizers.isEmpty();
     }
 
     @Override

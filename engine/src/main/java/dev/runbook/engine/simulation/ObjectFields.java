@@ -107,4 +107,17 @@ final class ObjectFields {
         }
         return (int) number;
     }
+
+    /** The controller owner reference a controller puts on what it creates for {@code owner}. */
+    static Map<String, Object> controllerReference(Map<String, Object> owner) {
+        ObjectRef ref = dev.runbook.engine.apply.KubeObject.refOf(owner);
+        Map<String, Object> reference = new java.util.LinkedHashMap<>();
+        reference.put("apiVersion", ref.getApiVersion());
+        reference.put("kind", ref.getKind());
+        reference.put("name", ref.getName());
+        reference.put("uid", uid(owner));
+        reference.put("controller", true);
+        reference.put("blockOwnerDeletion", true);
+        return reference;
+    }
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * What the controllers and the kubelet of a real cluster would do, done deterministically and only
- * through the {@link Cluster} interface: the {@link StatefulSetController}, a {@link Kubelet} that
+ * through the {@link Cluster} interface: the {@link StatefulSetController}, the {@link DeploymentController}, a {@link Kubelet} that
  * makes pods Running and Ready, the {@link JobController} up to the point where a test decides a
  * Job's outcome, and the {@link GarbageCollector}. Nothing happens until {@link #settle(Instant)} is
  * called; a settle repeats their steps until the cluster stops changing, so it leaves the cluster at
@@ -37,6 +37,7 @@ public final class SimulatedControllers {
     private final Duration readyAfter;
     private final GarbageCollector garbageCollector;
     private final StatefulSetController statefulSets;
+    private final DeploymentController deployments;
     private final Kubelet kubelet;
     private final JobController jobs;
 
@@ -54,6 +55,7 @@ public final class SimulatedControllers {
         this.readyAfter = readyAfter;
         this.garbageCollector = new GarbageCollector(cluster);
         this.statefulSets = new StatefulSetController(cluster);
+        this.deployments = new DeploymentController(cluster);
         this.kubelet = new Kubelet(cluster, readyAfter);
         this.jobs = new JobController(cluster);
     }
@@ -61,7 +63,7 @@ public final class SimulatedControllers {
     public Duration readyAfter() { return readyAfter; }
 
     /**
-     * Runs garbage collection, the StatefulSet controller, the kubelet and the Job controller, in that
+     * Runs garbage collection, the StatefulSet and Deployment controllers, the kubelet and the Job controller, in that
      * order, again and again until a round changes nothing.
      *
      * @param now the time the controllers act at: readiness is measured against it
@@ -72,6 +74,7 @@ public final class SimulatedControllers {
         for (int round = 0; round < MAX_ROUNDS; round++) {
             boolean changed = garbageCollector.collectGarbage();
             changed |= statefulSets.syncStatefulSets();
+            changed |= deployments.syncDeployments(now);
             changed |= kubelet.syncPods(now);
             changed |= jobs.syncJobs();
             if (!changed) return;

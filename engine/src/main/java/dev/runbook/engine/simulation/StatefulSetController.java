@@ -137,15 +137,7 @@ final class StatefulSetController {
     }
 
     private static Map<String, Object> ownerReference(Map<String, Object> set) {
-        ObjectRef setRef = KubeObject.refOf(set);
-        Map<String, Object> owner = new LinkedHashMap<>();
-        owner.put("apiVersion", setRef.getApiVersion());
-        owner.put("kind", "StatefulSet");
-        owner.put("name", setRef.getName());
-        owner.put("uid", ObjectFields.uid(set));
-        owner.put("controller", true);
-        owner.put("blockOwnerDeletion", true);
-        return owner;
+        return ObjectFields.controllerReference(set);
     }
 
     private static boolean othersReady(Map<Integer, Map<String, Object>> pods, int except, int replicas) {

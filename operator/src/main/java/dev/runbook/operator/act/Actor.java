@@ -16,6 +16,7 @@ import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.action.Delete;
 import dev.runbook.rules.action.EmitEvent;
+import dev.runbook.rules.action.FinishCleanup;
 import dev.runbook.rules.action.MergePatch;
 import dev.runbook.rules.action.Requeue;
 import dev.runbook.rules.action.SetCondition;
@@ -47,6 +48,7 @@ import java.util.Optional;
  *       is now by the engine's own {@link ActionEffect} (the code the scenario tests run), and only
  *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
  *       from: a 409 conflict is retried on fresh state ({@link ConflictRetry});</li>
+ *   <li>{@code finishCleanup}: the bundle's finalizer comes off the primary, in the same way;</li>
  *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
  * </ul>
  *
@@ -107,7 +109,7 @@ public final class Actor {
         if (action instanceof MergePatch patch) return mergePatch(patch);
         if (action instanceof Delete delete) return delete(delete.getTarget());
         if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, cached, now, true);
-        if (action instanceof SetMetadataEntry) return computed(action, cached, now, false);
+        if (action instanceof SetMetadataEntry || action instanceof FinishCleanup) return computed(action, cached, now, false);
         if (action instanceof EmitEvent event) {
             ObjectRef target = event.getTarget();
             String uid = sameObject(target, primary) ? primary.getUid() : null;
@@ -201,6 +203,11 @@ public final class Actor {
             Map<String, Object> diff = Maps.diff(Maps.map(Maps.map(before, "metadata"), key),
                     Maps.map(Maps.map(after, "metadata"), key));
             if (!diff.isEmpty()) metadata.put(key, diff);
+        }
+        // A merge patch replaces a list whole; the resourceVersion sent with it makes that safe.
+        Object finalizers = Maps.map(after, "metadata").get("finalizers");
+        if (!Objects.equals(Maps.map(before, "metadata").get("finalizers"), finalizers)) {
+            metadata.put("finalizers", finalizers == null ? List.of() : finalizers);
         }
         Map<String, Object> patch = new LinkedHashMap<>();
         if (!metadata.isEmpty()) patch.put("metadata", metadata);

@@ -16,7 +16,8 @@ import java.time.Clock;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
-        subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class})
+        subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class,
+                NewCommand.class, RbacCommand.class})
 public final class RunbookCommand implements Runnable {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;

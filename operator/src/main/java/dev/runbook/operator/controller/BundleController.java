@@ -42,7 +42,9 @@ final class BundleController {
                 new Actor(api, events, spec.fieldManager()),
                 new Recorder(api, events, spec.fieldManager()),
                 clock, listener, policy);
-        var reconciler = new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api);
+        var reconciler = spec.hasCleanup()
+                ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api)
+                : new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api);
         operator.register(reconciler, configuration);
         return reconciler;
     }

@@ -52,8 +52,8 @@ final class JosdkControllerConfiguration {
                 .withOnUpdateFilter(METADATA_CHANGES::accept)
                 .withRetry(retry(registration.reconcilePeriod()))
                 .withReconciliationMaxInterval(registration.reconcilePeriod())
-                // unused: the reconciler has no cleanup, so no finalizer is added
-                .withFinalizer("runbook.dev/" + bundleName)
+                // Used only when the bundle has cleanup rules: then the reconciler is a Cleaner (CleaningReconciler).
+                .withFinalizer(dev.runbook.engine.bundle.Cleanup.finalizer(bundleName))
                 .withFieldManager(registration.fieldManager());
         if (registration.namespaces().isEmpty()) {
             overrider.watchingAllNamespaces();

@@ -10,15 +10,18 @@ import java.util.Set;
 
 /**
  * What a bundle's JOSDK controller is built from, beyond its rules and templates: the primary kind,
- * the informers of its secondary kinds, its reconcile period, its field manager and the namespaces.
+ * the informers of its secondary kinds, its reconcile period, its field manager, the namespaces and
+ * whether it has cleanup rules (then its reconciler is a JOSDK {@code Cleaner} and a finalizer holds
+ * each primary).
  * A reloaded bundle with the same registration only swaps rules under the running controller; one
  * with another registration needs a new controller.
  */
 record Registration(PrimaryKind primary, List<SecondaryKind> secondaries, Duration reconcilePeriod,
-                    String fieldManager, Set<String> namespaces) {
+                    String fieldManager, Set<String> namespaces, boolean cleanup) {
 
     static Registration of(BundleSpec spec, Set<String> namespaces) {
-        return new Registration(spec.primary(), spec.secondaries(), spec.reconcilePeriod(), spec.fieldManager(), namespaces);
+        return new Registration(spec.primary(), spec.secondaries(), spec.reconcilePeriod(), spec.fieldManager(), namespaces,
+                spec.hasCleanup());
     }
 
     /** What differs from {@code other}, for the log line of a restart: e.g. "primary kind, secondary kinds". */
@@ -29,6 +32,7 @@ record Registration(PrimaryKind primary, List<SecondaryKind> secondaries, Durati
         if (!reconcilePeriod.equals(other.reconcilePeriod)) differences.add("reconcile period");
         if (!fieldManager.equals(other.fieldManager)) differences.add("field manager");
         if (!namespaces.equals(other.namespaces)) differences.add("namespaces");
+        if (cleanup != other.cleanup) differences.add("cleanup");
         return String.join(", ", differences);
     }
 }

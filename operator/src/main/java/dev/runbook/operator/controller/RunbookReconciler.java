@@ -35,10 +35,10 @@ import java.util.stream.Collectors;
  * and asks JOSDK to come back when the cycle says.
  *
  * <p>The primary's status is written by the cycle itself (merged, only when changed), never through
- * JOSDK's {@link UpdateControl}, and there is no finalizer: the operator holds nothing outside the
- * cluster, and owner references let Kubernetes delete what it made.
+ * JOSDK's {@link UpdateControl}, and there is no finalizer: owner references let Kubernetes delete
+ * what the operator made. A bundle with cleanup rules gets a {@link CleaningReconciler} instead.
  */
-final class RunbookReconciler<P extends GenericKubernetesResource> implements Reconciler<P> {
+class RunbookReconciler<P extends GenericKubernetesResource> implements Reconciler<P> {
     private final Class<P> primaryClass;
     private final PrimaryKind primaryKind;
     private final List<SecondaryKind> secondaries;
@@ -113,6 +113,11 @@ final class RunbookReconciler<P extends GenericKubernetesResource> implements Re
 
     @Override
     public UpdateControl<P> reconcile(P resource, Context<P> context) {
+        return UpdateControl.<P>noUpdate().rescheduleAfter(runCycle(resource, context));
+    }
+
+    /** One cycle over the primary and its cached secondaries; when to run again. */
+    final Duration runCycle(P resource, Context<P> context) {
         List<List<Map<String, Object>>> observed = new ArrayList<>();
         for (int i = 0; i < secondaries.size(); i++) {
             var source = context.eventSourceRetriever().getEventSourceFor(GenericKubernetesResource.class,
@@ -122,8 +127,7 @@ final class RunbookReconciler<P extends GenericKubernetesResource> implements Re
                     .map(api::toMap)
                     .toList());
         }
-        Duration next = cycle.run(api.toMap(resource), observed);
-        return UpdateControl.<P>noUpdate().rescheduleAfter(next);
+        return cycle.run(api.toMap(resource), observed);
     }
 
     @Override

@@ -35,6 +35,7 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
 
     private final PrometheusMeterRegistry registry;
     private final CycleMeters cycles;
+    private final ControllerRuntimeMeters reconciles;
     private final BundleGauges bundles;
     private final AtomicInteger leader = new AtomicInteger();
     private final List<AutoCloseable> binders = new ArrayList<>();
@@ -43,6 +44,7 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     public OperatorMetrics(PrometheusMeterRegistry registry) {
         this.registry = registry;
         this.cycles = new CycleMeters(registry);
+        this.reconciles = new ControllerRuntimeMeters(registry);
         this.bundles = new BundleGauges(registry);
         Gauge.builder(LEADER, leader, AtomicInteger::get)
                 .description("1 when this replica is the leader and acts, 0 otherwise")
@@ -72,6 +74,7 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     @Override
     public void cycleRecorded(Primary primary, CycleReport report) {
         quietly("cycle", () -> cycles.record(primary, report));
+        quietly("reconcile", () -> reconciles.record(report));
     }
 
     /** A bundle's version became active: the first load ({@code generation} 1) or a swap (+1 each). */

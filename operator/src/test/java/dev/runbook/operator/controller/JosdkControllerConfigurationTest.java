@@ -26,7 +26,7 @@ class JosdkControllerConfigurationTest {
     final Class<? extends GenericKubernetesResource> primaryClass = new PrimaryClasses().classFor(WEB_APP);
 
     ControllerConfiguration<? extends GenericKubernetesResource> configuration(Duration period, Set<String> namespaces) {
-        var registration = new Registration(WEB_APP, List.of(), period, "runbook-web-app", namespaces);
+        var registration = new Registration(WEB_APP, List.of(), period, "runbook-web-app", namespaces, false);
         return JosdkControllerConfiguration.of("web-app", registration, primaryClass, service);
     }
 

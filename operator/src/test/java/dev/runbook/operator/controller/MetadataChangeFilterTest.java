@@ -35,4 +35,11 @@ class MetadataChangeFilterTest {
         deleting.getMetadata().setDeletionTimestamp("2026-11-30T09:00:00Z");
         assertThat(filter.accept(deleting, object(1, Map.of(), Map.of(), "1"))).isTrue();
     }
+
+    @Test
+    void theFinalizerJosdkAddsBeforeTheFirstCycleStartsIt() {
+        ConfigMap held = object(1, Map.of(), Map.of(), "2");
+        held.getMetadata().setFinalizers(java.util.List.of("runbook.dev/app-release"));
+        assertThat(filter.accept(held, object(1, Map.of(), Map.of(), "1"))).isTrue();
+    }
 }

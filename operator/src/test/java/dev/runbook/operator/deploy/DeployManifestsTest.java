@@ -4,7 +4,7 @@ import dev.runbook.engine.policy.BundlePolicy;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.operator.cli.RunbookCommand;
-import io.fabric8.kubernetes.api.Pluralize;
+import dev.runbook.operator.rbac.BundleRbac;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -18,13 +18,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,6 +39,7 @@ class DeployManifestsTest {
             "ValidatingWebhookConfiguration");
     /** The admission webhook's own objects (checked by {@link #theWebhookSeesOnlyBundleConfigMapsInTheOperatorsNamespace}). */
     static final String WEBHOOK_FILE = "50-webhook.yaml";
+    static final String USER_ROLES_FILE = "25-user-roles.yaml";
     static final Set<String> NO_WILDCARDS = Set.of("*");
 
     static Path root;
@@ -82,13 +80,17 @@ class DeployManifestsTest {
     }
 
     /**
-     * The manifests, sorted by path (the apply order); the kustomization and the Containerfile are not,
-     * nor deploy/postgres/, which is applied in each namespace that runs database pods, not with the
-     * operator (docs/instance-manager.md#permissions; checked in the instance module's InstanceRbacTest).
+     * The manifests, sorted by path (the apply order); the kustomization is not, nor deploy/image/,
+     * the Helm chart (deploy/chart/, its templates are not YAML until rendered), the build's output
+     * (deploy/target/), or deploy/postgres/, which is applied in each namespace that runs database pods,
+     * not with the operator (docs/instance-manager.md#permissions; checked in the instance module's
+     * InstanceRbacTest).
      */
     static List<Path> manifestFiles() throws IOException {
         try (Stream<Path> files = Files.walk(deploy)) {
-            return files.filter(Files::isRegularFile).filter(f -> !f.startsWith(deploy.resolve("postgres")))
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> !f.startsWith(deploy.resolve("target")) && !f.startsWith(deploy.resolve("chart"))
+                            && !f.startsWith(deploy.resolve("postgres")))
                     .filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml"))
                     .sorted().toList();
         }
@@ -97,11 +99,13 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment",
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRole", "Role", "RoleBinding", "Deployment",
                 "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
-        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD and the webhook's configuration and its one grant")
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one grant, "
+                        + "and the unbound roles aggregated into view, edit and admin")
                 .filteredOn(m -> m.kind().startsWith("Cluster"))
-                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE));
+                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE)
+                        || m.file().getFileName().toString().equals(USER_ROLES_FILE) && m.kind().equals("ClusterRole"));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
@@ -217,7 +221,7 @@ class DeployManifestsTest {
         Map<String, Object> pod = podSpec();
         Map<String, Object> podSecurity = map(pod, "securityContext");
         assertThat(podSecurity).containsEntry("runAsNonRoot", true);
-        assertThat((Integer) podSecurity.get("runAsUser")).isPositive().isEqualTo(containerfileUser());
+        assertThat((Integer) podSecurity.get("runAsUser")).isPositive().isEqualTo(imageUser());
         assertThat(map(podSecurity, "seccompProfile")).containsEntry("type", "RuntimeDefault");
 
         Map<String, Object> container = container();
@@ -281,17 +285,52 @@ class DeployManifestsTest {
         assertThat(parsed.hasMatchedOption("--namespace")).as("the namespaces the policy grants, as the Roles do").isFalse();
         assertThat(parsed.hasMatchedOption("--policy")).isTrue();
 
-        Map<String, String> copies = containerfileCopies();
-        assertThat(copies.values()).as("the Containerfile copies the jar it runs").contains("cli/target/runbook.jar");
-        assertThat(containerfileLines()).anySatisfy(line -> assertThat(line)
-                .startsWith("ENTRYPOINT [\"java\"").contains("\"-jar\", \"" + key(copies, "cli/target/runbook.jar") + "\""));
+        List<String> entrypoint = list(imageConfig(), "Entrypoint").stream().map(String::valueOf).toList();
+        assertThat(entrypoint).as("deploy/image/config.json: the entrypoint runs the operator's runbook command")
+                .startsWith("/usr/lib/jvm/java-17-openjdk-amd64/bin/java").endsWith(RunbookCommand.class.getName());
+        assertThat(entrypoint).as("the classpath is the file deploy/build-image writes").containsSequence("-cp", "@/opt/runbook/classpath");
+        List<String> cmd = list(imageConfig(), "Cmd").stream().map(String::valueOf).toList();
+        assertThat(cmd).as("the image's default arguments are a run command line too").first().isEqualTo("run");
+        new CommandLine(run).parseArgs(cmd.subList(1, cmd.size()).toArray(String[]::new));
+        assertThat(bundleArguments(cmd)).isEqualTo(bundleArguments(args));
+        Map<String, String> copies = imageBundles();
         List<String> bundles = bundleArguments(args);
         assertThat(bundles).isNotEmpty();
         for (String bundle : bundles) {
-            assertThat(copies).as("the Containerfile copies a bundle to %s", bundle).containsKey(bundle);
+            assertThat(copies).as("deploy/image/bundles puts a bundle at %s", bundle).containsKey(bundle);
             assertThat(root.resolve(copies.get(bundle)).resolve("bundle.yaml")).as("%s is a bundle directory", copies.get(bundle)).isRegularFile();
         }
         assertThat(bundleSource()).isEqualTo(root.resolve("runbooks/postgres-cluster"));
+    }
+
+    @Test
+    void peopleBoundToViewReadTheBundlesKindAndToEditChangeItButNotItsStatus() throws IOException {
+        Map<String, Object> crd = only("CustomResourceDefinition").object();
+        String group = String.valueOf(map(crd, "spec").get("group"));
+        String plural = String.valueOf(map(map(crd, "spec"), "names").get("plural"));
+        List<Manifest> roles = manifests.stream().filter(m -> m.file().getFileName().toString().equals(USER_ROLES_FILE)).toList();
+        Map<String, Object> view = roles.stream().filter(m -> m.name().endsWith("-view")).findFirst().orElseThrow().object();
+        Map<String, Object> edit = roles.stream().filter(m -> m.name().endsWith("-edit")).findFirst().orElseThrow().object();
+        assertThat(map(map(view, "metadata"), "labels")).containsEntry("rbac.authorization.k8s.io/aggregate-to-view", "true")
+                .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true").containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+        assertThat(map(map(edit, "metadata"), "labels")).doesNotContainKey("rbac.authorization.k8s.io/aggregate-to-view")
+                .containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true").containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+        assertThat(list(view, "rules")).containsExactly(Map.of("apiGroups", List.of(group),
+                "resources", List.of(plural, plural + "/status"), "verbs", List.of("get", "list", "watch")));
+        assertThat(list(edit, "rules")).containsExactly(Map.of("apiGroups", List.of(group),
+                "resources", List.of(plural), "verbs", List.of("create", "update", "patch", "delete", "deletecollection")));
+    }
+
+    @Test
+    void theImageExposesTheDeploymentsPortsAndRunsAsItsUser() throws IOException {
+        Map<String, Object> exposed = map(imageConfig(), "ExposedPorts");
+        Set<String> containerPorts = new TreeSet<>();
+        for (Object port : list(container(), "ports")) containerPorts.add(cast(port).get("containerPort") + "/tcp");
+        assertThat(new TreeSet<>(exposed.keySet())).as("deploy/image/config.json's ExposedPorts are the Deployment's containerPorts")
+                .isEqualTo(containerPorts);
+        assertThat(imageUser()).isEqualTo(map(podSpec(), "securityContext").get("runAsUser"));
+        assertThat(list(imageConfig(), "Env")).as("the bundle cache on /tmp, the only writable directory (readOnlyRootFilesystem)")
+                .contains("RUNBOOK_BUNDLE_CACHE=/tmp/runbook-bundles");
     }
 
     /**
@@ -300,48 +339,8 @@ class DeployManifestsTest {
      */
     @Test
     void theRoleInEachGrantedNamespaceGrantsExactlyWhatTheBundleNeeds() throws IOException {
-        Path bundle = bundleSource();
-        Map<String, Object> spec;
-        try (Reader in = Files.newBufferedReader(bundle.resolve("bundle.yaml"))) {
-            spec = cast(new Yaml().load(in));
-        }
-        Map<String, Set<String>> needed = new TreeMap<>();
-        // The primary kind: get, list, watch, patch, update; patch on status; update on finalizers
-        // (blockOwnerDeletion).
-        Map<String, Object> primary = map(spec, "primary");
-        String primaryResource = resource((String) primary.get("apiVersion"), (String) primary.get("plural"));
-        need(needed, primaryResource, "get", "list", "watch", "patch", "update");
-        need(needed, primaryResource + "/status", "patch");
-        need(needed, primaryResource + "/finalizers", "update");
-        // Each secondary kind: get, list, watch.
-        Map<String, String> observed = new TreeMap<>();
-        for (Object item : list(spec, "secondaries")) {
-            Map<String, Object> secondary = cast(item);
-            observed.put((String) secondary.get("kind"), (String) secondary.get("apiVersion"));
-            need(needed, resourceOfKind((String) secondary.get("apiVersion"), (String) secondary.get("kind")), "get", "list", "watch");
-        }
-        // Each kind the templates make (by server-side apply): get, patch, and create, as the API
-        // server authorises an apply that creates the object as a create.
-        for (String[] kind : templateKinds(bundle.resolve("templates"))) {
-            need(needed, resourceOfKind(kind[0], kind[1]), "get", "patch", "create");
-        }
-        // Each kind the rules change in place (label, annotate, mergePatch): get, patch; that they
-        // delete: delete. Rules act on what they observe: the primary or a secondary kind.
-        for (Map.Entry<String, Set<String>> target : ruleTargets(bundle.resolve("rules")).entrySet()) {
-            String resource;
-            if (target.getKey().equals("Primary")) {
-                resource = primaryResource;
-            } else {
-                assertThat(observed).as("the rules act on %s, which bundle.yaml does not observe", target.getKey()).containsKey(target.getKey());
-                resource = resourceOfKind(observed.get(target.getKey()), target.getKey());
-            }
-            for (String verb : target.getValue()) {
-                if (verb.equals("delete")) need(needed, resource, "delete"); else need(needed, resource, "get", "patch");
-            }
-        }
-        // Events: create, get, patch (the same event again adds to its count).
-        need(needed, "/events", "create", "get", "patch");
-
+        // Derived by the code behind `runbook rbac` (BundleRbac): the bundle.yaml, the templates, the rules' targets.
+        Map<String, Set<String>> needed = BundleRbac.needed(bundleSource());
         List<Manifest> roles = all("Role").stream().filter(r -> !r.namespace().equals(NAMESPACE)).toList();
         assertThat(roles).extracting(Manifest::namespace).containsExactlyInAnyOrderElementsOf(grantedNamespaces());
         for (Manifest role : roles) {
@@ -399,77 +398,19 @@ class DeployManifestsTest {
 
     // ---- the bundle, its templates and its rules -------------------------------------------------
 
-    /** The project directory of the (single) bundle the Deployment runs, through the Containerfile's COPY. */
+    /** The project directory of the (single) bundle the Deployment runs, through deploy/image/bundles. */
     static Path bundleSource() throws IOException {
         List<String> bundles = bundleArguments(args());
         assertThat(bundles).as("the Deployment runs one bundle").hasSize(1);
-        String source = containerfileCopies().get(bundles.get(0));
-        assertThat(source).as("the Containerfile copies %s", bundles.get(0)).isNotNull();
+        String source = imageBundles().get(bundles.get(0));
+        assertThat(source).as("deploy/image/bundles puts a bundle at %s", bundles.get(0)).isNotNull();
         return root.resolve(source);
     }
 
-    /** apiVersion and kind of each template: its unindented {@code apiVersion:} and {@code kind:} lines. */
-    static List<String[]> templateKinds(Path templates) throws IOException {
-        List<String[]> kinds = new ArrayList<>();
-        try (Stream<Path> files = Files.list(templates)) {
-            for (Path file : files.sorted().toList()) {
-                String text = Files.readString(file);
-                Matcher apiVersion = Pattern.compile("(?m)^apiVersion:\\s*(\\S+)\\s*$").matcher(text);
-                Matcher kind = Pattern.compile("(?m)^kind:\\s*(\\S+)\\s*$").matcher(text);
-                assertThat(apiVersion.find() && kind.find()).as("%s names its apiVersion and kind at the top level", file).isTrue();
-                kinds.add(new String[] {apiVersion.group(1), kind.group(1)});
-            }
-        }
-        assertThat(kinds).isNotEmpty();
-        return kinds;
-    }
 
-    /**
-     * The kinds the rules' label, annotate, mergePatch and delete actions target, each with
-     * {@code change} or {@code delete}. A target is read from the action's first argument: the
-     * primary ({@code $cluster}) or a fact's {@code getPod()} / {@code getJob()}; anything else fails
-     * the test, which then needs to learn the new target (and the Role of deploy/20-rbac.yaml, probably, a new rule).
-     */
-    static Map<String, Set<String>> ruleTargets(Path rules) throws IOException {
-        Pattern call = Pattern.compile("\\b(label|removeLabel|annotate|removeAnnotation|mergePatch|delete|apply)\\(\\s*([^,)]*\\)?)");
-        Map<String, String> getters = Map.of("getPod()", "Pod", "getJob()", "Job");
-        Map<String, Set<String>> targets = new TreeMap<>();
-        try (Stream<Path> files = Files.list(rules)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".drl")).sorted().toList()) {
-                List<String> lines = Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    String line = lines.get(i).trim();
-                    if (line.startsWith("//") || line.startsWith("import ")) continue;
-                    Matcher m = call.matcher(line);
-                    while (m.find()) {
-                        String target = m.group(2).trim();
-                        String kind = target.equals("$cluster") ? "Primary"
-                                : getters.entrySet().stream().filter(g -> target.endsWith("." + g.getKey())).map(Map.Entry::getValue)
-                                        .findFirst().orElse(null);
-                        assertThat(kind).as("%s:%d: which kind does %s(%s ...) act on? Teach DeployManifestsTest, and check deploy/20-rbac.yaml",
-                                root.relativize(file), i + 1, m.group(1), target).isNotNull();
-                        targets.computeIfAbsent(kind, k -> new TreeSet<>()).add(m.group(1).equals("delete") ? "delete" : "change");
-                    }
-                }
-            }
-        }
-        return targets;
-    }
 
-    /** {@code group/plural}; the core group is the empty string. */
-    static String resource(String apiVersion, String plural) {
-        return (apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "") + "/" + plural;
-    }
 
-    static String resourceOfKind(String apiVersion, String kind) {
-        return resource(apiVersion, Pluralize.toPlural(kind.toLowerCase(Locale.ROOT)));
-    }
-
-    private static void need(Map<String, Set<String>> needed, String resource, String... verbs) {
-        needed.computeIfAbsent(resource, k -> new TreeSet<>()).addAll(List.of(verbs));
-    }
-
-    // ---- the Deployment and the Containerfile ---------------------------------------------------
+    // ---- the Deployment and the image ---------------------------------------------------------
 
     static Map<String, Object> podSpec() {
         return map(map(map(only("Deployment").object(), "spec"), "template"), "spec");
@@ -499,36 +440,30 @@ class DeployManifestsTest {
         return bundles;
     }
 
-    static List<String> containerfileLines() throws IOException {
-        return Files.readAllLines(deploy.resolve("Containerfile")).stream().map(String::trim)
-                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    /** The "config" object of the image's configuration, deploy/image/config.json (deploy/build-image uses it as it is). */
+    static Map<String, Object> imageConfig() throws IOException {
+        Map<String, Object> file = new Yaml().load(Files.readString(deploy.resolve("image/config.json")));
+        return map(file, "config");
     }
 
-    /** COPY destination -> source (one source per COPY), relative to the build context, the project root. */
-    static Map<String, String> containerfileCopies() throws IOException {
-        Map<String, String> copies = new LinkedHashMap<>();
-        for (String line : containerfileLines()) {
-            if (!line.startsWith("COPY ")) continue;
-            List<String> words = new ArrayList<>(List.of(line.substring(5).trim().split("\\s+")));
-            words.removeIf(w -> w.startsWith("--"));
-            assertThat(words).as("COPY SOURCE DESTINATION: %s", line).hasSize(2);
-            assertThat(root.resolve(words.get(0))).as("%s: the source is in the project (build from its root)", line)
-                    .satisfiesAnyOf(p -> assertThat(p).isDirectory(), p -> assertThat(words.get(0)).isEqualTo("cli/target/runbook.jar"));
-            copies.put(words.get(1).replaceAll("/$", ""), words.get(0).replaceAll("/$", ""));
+    /** deploy/image/bundles: destination in the image -> source in the project. */
+    static Map<String, String> imageBundles() throws IOException {
+        Map<String, String> bundles = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(deploy.resolve("image/bundles"))) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] words = line.trim().split("\\s+");
+            assertThat(words).as("deploy/image/bundles: SOURCE DESTINATION: %s", line).hasSize(2);
+            assertThat(root.resolve(words[0]).resolve("bundle.yaml")).as("%s: the source is a bundle in the project", line).isRegularFile();
+            bundles.put(words[1].replaceAll("/$", ""), words[0].replaceAll("/$", ""));
         }
-        return copies;
+        return bundles;
     }
 
-    /** The numeric uid of the Containerfile's last USER. */
-    static int containerfileUser() throws IOException {
-        String user = null;
-        for (String line : containerfileLines()) {
-            if (line.startsWith("USER ")) user = line.substring(5).trim();
-        }
-        assertThat(user).as("the Containerfile sets a USER").isNotNull();
-        String uid = user.contains(":") ? user.substring(0, user.indexOf(':')) : user;
-        assertThat(uid).as("a numeric USER, so that runAsNonRoot can be checked").matches("\\d+");
-        return Integer.parseInt(uid);
+    /** The numeric uid of the image's user. */
+    static int imageUser() throws IOException {
+        String user = String.valueOf(imageConfig().get("User"));
+        assertThat(user).as("deploy/image/config.json: a numeric uid:gid, so that runAsNonRoot can be checked").matches("\\d+:\\d+");
+        return Integer.parseInt(user.substring(0, user.indexOf(':')));
     }
 
     // ---- helpers -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import dev.runbook.rules.fact.ObjectRef;
@@ -269,16 +270,5 @@ class PostgresClusterIT {
         GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
                 .inNamespace(namespace).withName("pg").get();
         return pg == null ? null : client.getKubernetesSerialization().convertValue(pg, Map.class);
-    }
-
-    /** The system clock, plus however far the test has moved it forward. */
-    static final class SteppedClock extends Clock {
-        private volatile Duration ahead = Duration.ZERO;
-
-        void advance(Duration by) { ahead = ahead.plus(by); }
-
-        @Override public Instant instant() { return Instant.now().plus(ahead); }
-        @Override public ZoneId getZone() { return ZoneOffset.UTC; }
-        @Override public Clock withZone(ZoneId zone) { throw new UnsupportedOperationException("UTC only"); }
     }
 }

@@ -101,4 +101,12 @@ public final class Actions {
     public static SetMetadataEntry removeAnnotation(Resource target, String key) {
         return new SetMetadataEntry(target.getRef(), SetMetadataEntry.Kind.ANNOTATION, key, null);
     }
+
+    /**
+     * Cleanup of the deleted primary is finished: the operator releases its finalizer and Kubernetes
+     * deletes it. Only meaningful while {@code Deleting()} holds; see docs/reference/actions.md.
+     */
+    public static FinishCleanup finishCleanup(Primary primary) {
+        return new FinishCleanup(primary.getRef(), null);
+    }
 }

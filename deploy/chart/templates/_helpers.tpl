@@ -1,0 +1,23 @@
+{{/* The namespaces the policy grants any bundle, sorted and unique. */}}
+{{- define "runbook.grantedNamespaces" -}}
+{{- $policy := fromYaml .Values.policy -}}
+{{- $namespaces := list -}}
+{{- range $name, $bundle := $policy.bundles -}}
+{{- range $bundle.namespaces -}}
+{{- $namespaces = append $namespaces . -}}
+{{- end -}}
+{{- end -}}
+{{- range $policy.defaults.namespaces -}}
+{{- $namespaces = append $namespaces . -}}
+{{- end -}}
+{{- $namespaces | uniq | sortAlpha | toJson -}}
+{{- end -}}
+
+{{/* Labels on every object: the name of deploy/'s manifests, and Helm's own. */}}
+{{- define "runbook.labels" -}}
+app.kubernetes.io/name: runbook-operator
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}

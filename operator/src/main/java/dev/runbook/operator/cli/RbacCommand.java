@@ -1,0 +1,48 @@
+package dev.runbook.operator.cli;
+
+import dev.runbook.operator.rbac.BundleRbac;
+import dev.runbook.operator.rbac.RbacManifests;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code runbook rbac BUNDLE [--namespace NS]... [--service-account NS/NAME]}: prints the
+ * least-privilege Role and RoleBinding per namespace (a ClusterRole without {@code --namespace}) that
+ * the operator needs to run the bundle, derived as deploy/20-rbac.yaml is ({@link BundleRbac}).
+ */
+@Command(name = "rbac", description = "Print the Role (or ClusterRole) the operator needs to run a bundle.")
+final class RbacCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "BUNDLE", description = "The bundle directory (it holds bundle.yaml).")
+    Path bundle;
+
+    @Option(names = "--namespace", paramLabel = "NS",
+            description = "A namespace the bundle acts in: a Role and RoleBinding there (repeatable). Without it, a ClusterRole.")
+    List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--service-account", paramLabel = "NS/NAME", defaultValue = "runbook-system/runbook-operator",
+            description = "The operator's service account (default: ${DEFAULT-VALUE}).")
+    String serviceAccount;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        return Failures.guard(spec.commandLine().getErr(), () -> {
+            var needed = BundleRbac.needed(bundle);
+            String name = "runbook-" + BundleRbac.spec(bundle).name();
+            out.print(RbacManifests.render(name, needed, namespaces, serviceAccount));
+            out.flush();
+            return RunbookCommand.OK;
+        });
+    }
+}

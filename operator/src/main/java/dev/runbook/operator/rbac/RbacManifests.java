@@ -1,0 +1,66 @@
+package dev.runbook.operator.rbac;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The Role and RoleBinding (one pair per namespace), or the ClusterRole and ClusterRoleBinding, that
+ * grant a service account what a bundle needs ({@link BundleRbac}), as YAML ready for
+ * {@code kubectl apply -f -}. Resources with the same verbs in the same group share a rule.
+ */
+public final class RbacManifests {
+    private RbacManifests() {}
+
+    /**
+     * @param namespaces     where the bundle acts; empty for cluster-wide (a ClusterRole)
+     * @param serviceAccount {@code NAMESPACE/NAME} of the operator's service account
+     */
+    public static String render(String name, Map<String, Set<String>> needed, List<String> namespaces, String serviceAccount) {
+        String[] account = serviceAccount.split("/", 2);
+        if (account.length != 2 || account[0].isBlank() || account[1].isBlank()) {
+            throw new IllegalArgumentException("--service-account: '" + serviceAccount + "' is not NAMESPACE/NAME, e.g. runbook-system/runbook-operator");
+        }
+        List<String> documents = new ArrayList<>();
+        if (namespaces.isEmpty()) {
+            documents.add(role("ClusterRole", name, null, needed));
+            documents.add(binding("ClusterRoleBinding", "ClusterRole", name, null, account));
+        } else {
+            for (String namespace : namespaces) {
+                documents.add(role("Role", name, namespace, needed));
+                documents.add(binding("RoleBinding", "Role", name, namespace, account));
+            }
+        }
+        return String.join("---\n", documents);
+    }
+
+    private static String metadata(String name, String namespace) {
+        return "metadata:\n  name: " + name + "\n" + (namespace == null ? "" : "  namespace: " + namespace + "\n")
+                + "  labels:\n    app.kubernetes.io/name: runbook-operator\n";
+    }
+
+    private static String role(String kind, String name, String namespace, Map<String, Set<String>> needed) {
+        // group -> verbs -> resources, so that resources with the same verbs share a rule
+        Map<String, Map<String, List<String>>> grouped = new TreeMap<>();
+        needed.forEach((resource, verbs) -> {
+            String group = resource.substring(0, resource.indexOf('/'));
+            grouped.computeIfAbsent(group, g -> new TreeMap<>())
+                    .computeIfAbsent(String.join(", ", verbs), v -> new ArrayList<>()).add(resource.substring(group.length() + 1));
+        });
+        StringBuilder out = new StringBuilder("apiVersion: rbac.authorization.k8s.io/v1\nkind: ").append(kind).append('\n')
+                .append(metadata(name, namespace)).append("rules:\n");
+        grouped.forEach((group, byVerbs) -> byVerbs.forEach((verbs, resources) -> out
+                .append("  - apiGroups: [").append(group.isEmpty() ? "\"\"" : group).append("]\n")
+                .append("    resources: [").append(String.join(", ", resources)).append("]\n")
+                .append("    verbs: [").append(verbs).append("]\n")));
+        return out.toString();
+    }
+
+    private static String binding(String kind, String roleKind, String name, String namespace, String[] account) {
+        return "apiVersion: rbac.authorization.k8s.io/v1\nkind: " + kind + "\n" + metadata(name, namespace)
+                + "roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: " + roleKind + "\n  name: " + name + "\n"
+                + "subjects:\n  - kind: ServiceAccount\n    name: " + account[1] + "\n    namespace: " + account[0] + "\n";
+    }
+}

@@ -1,0 +1,73 @@
+package dev.runbook.operator.cli;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code runbook rbac}: the least-privilege Role the operator needs for a bundle, as YAML kubectl applies. */
+class RbacCommandTest {
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> documents(String yaml) {
+        List<Map<String, Object>> documents = new ArrayList<>();
+        for (Object document : new Yaml().loadAll(yaml)) documents.add((Map<String, Object>) document);
+        return documents;
+    }
+
+    @Test
+    void appReleaseGetsARoleAndBindingInEachNamespaceWithWhatItsRulesDo() {
+        CommandResult result = CommandResult.run("rbac", ProjectFiles.of("runbooks/app-release").toString(),
+                "--namespace", "shop", "--namespace", "blog");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        List<Map<String, Object>> documents = documents(result.out());
+        assertThat(documents).extracting(d -> d.get("kind")).containsExactly("Role", "RoleBinding", "Role", "RoleBinding");
+        assertThat(documents).extracting(d -> (Object) ((Map<?, ?>) d.get("metadata")).get("namespace")).containsExactly("shop", "shop", "blog", "blog");
+        assertThat(result.out())
+                .contains("""
+                          - apiGroups: [apps]
+                            resources: [deployments]
+                            verbs: [create, delete, get, list, patch, watch]
+                        """)
+                .contains("""
+                          - apiGroups: [apps.runbook.dev]
+                            resources: [appreleases]
+                            verbs: [get, list, patch, update, watch]
+                        """)
+                .contains("""
+                          - apiGroups: [batch]
+                            resources: [jobs]
+                            verbs: [create, get, list, patch, watch]
+                        """)
+                .contains("""
+                        subjects:
+                          - kind: ServiceAccount
+                            name: runbook-operator
+                            namespace: runbook-system
+                        """);
+    }
+
+    @Test
+    void withoutANamespaceItIsAClusterRole() {
+        CommandResult result = CommandResult.run("rbac", ProjectFiles.of("runbooks/postgres-cluster").toString(),
+                "--service-account", "ops/runner");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(documents(result.out())).extracting(d -> d.get("kind")).containsExactly("ClusterRole", "ClusterRoleBinding");
+        assertThat(result.out()).contains("name: runbook-postgres-cluster", "    name: runner\n    namespace: ops\n")
+                .contains("resources: [pods]\n    verbs: [delete, get, list, patch, watch]");
+    }
+
+    @Test
+    void aServiceAccountThatIsNotNamespaceSlashNameIsRefused() {
+        CommandResult result = CommandResult.run("rbac", ProjectFiles.of("runbooks/app-release").toString(), "--service-account", "runner");
+
+        assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
+        assertThat(result.err()).contains("--service-account: 'runner' is not NAMESPACE/NAME");
+    }
+}
