@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * defaults:                 # bundles not named below; omitted: namespaces primary, kinds declared
  *   namespaces: primary     # or a list of namespaces
  *   kinds: declared         # or a list of kinds
- *   clusterScoped: []       # cluster-scoped kinds
+ *   clusterScoped: []       # cluster-scoped kinds it may write
+ *   clusterScopedReads: declared  # or a list of cluster-scoped kinds it may read (watch), e.g. [Node]
  * bundles:
  *   postgres-cluster:       # a bundle's name; missing keys come from defaults
  *     namespaces: [databases]
@@ -35,7 +36,7 @@ public final class PolicyParser {
     public static final long MAX_BYTES = 1 << 20;
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
-    private static final String[] SECTION = {"namespaces", "kinds", "clusterScoped"};
+    private static final String[] SECTION = {"namespaces", "kinds", "clusterScoped", "clusterScopedReads"};
 
     private PolicyParser() {}
 
@@ -78,7 +79,12 @@ public final class PolicyParser {
         Set<String> clusterScoped = map.has("clusterScoped")
                 ? names(map, "clusterScoped", KIND, "a cluster-scoped kind such as ClusterRole")
                 : inherited.clusterScoped();
-        return new BundlePolicy(namespaces, kinds, clusterScoped);
+        Set<String> reads = inherited.clusterScopedReads();
+        if (map.has("clusterScopedReads")) {
+            reads = isWord(map, "clusterScopedReads", "declared") ? null
+                    : names(map, "clusterScopedReads", KIND, "a cluster-scoped kind such as Node, or the word declared instead of the list");
+        }
+        return new BundlePolicy(namespaces, kinds, clusterScoped, reads);
     }
 
     private static boolean isWord(YamlMap map, String key, String word) {
