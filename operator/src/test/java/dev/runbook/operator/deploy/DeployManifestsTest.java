@@ -1,6 +1,9 @@
 package dev.runbook.operator.deploy;
 
+import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.policy.BundlePolicy;
+import dev.runbook.engine.policy.ClusterScopedKinds;
+import dev.runbook.engine.policy.ClusterScopedReads;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.operator.cli.RunbookCommand;
@@ -93,11 +96,12 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Role", "RoleBinding", "Deployment",
-                "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
-        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD and the webhook's configuration and its one grant")
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding",
+                "Deployment", "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one"
+                        + " grant, and reading Nodes (checked by theClusterRolesGrantReadingTheClusterScopedKindsTheBundleReadsAndNothingElse)")
                 .filteredOn(m -> m.kind().startsWith("Cluster"))
-                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE));
+                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE) || m.name().equals("runbook-operator-read-nodes"));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
             assertThat((String) m.object().get("apiVersion")).as(m + " apiVersion").isNotBlank();
@@ -290,9 +294,11 @@ class DeployManifestsTest {
         need(needed, primaryResource + "/status", "patch");
         need(needed, primaryResource + "/finalizers", "update");
         // Each secondary kind: get, list, watch.
+        // Cluster-scoped ones (a Node) are not in the namespaced Role: see theClusterRolesGrantReadingTheClusterScopedKindsTheBundleReadsAndNothingElse.
         Map<String, String> observed = new TreeMap<>();
         for (Object item : list(spec, "secondaries")) {
             Map<String, Object> secondary = cast(item);
+            if (ClusterScopedKinds.BUILT_IN.contains((String) secondary.get("kind"))) continue;
             observed.put((String) secondary.get("kind"), (String) secondary.get("apiVersion"));
             need(needed, resourceOfKind((String) secondary.get("apiVersion"), (String) secondary.get("kind")), "get", "list", "watch");
         }
@@ -324,6 +330,40 @@ class DeployManifestsTest {
             assertThat(rules(role)).as("the Role in %s (group/resource -> verbs) against what the bundle needs", role.namespace())
                     .isEqualTo(needed);
         }
+    }
+
+    /**
+     * Outside the webhook's own ClusterRole, the operator's cluster-wide rights are reading (get, list,
+     * watch) the cluster-scoped kinds its bundle declares, exactly those the policy lets it read, each
+     * bound to the operator's ServiceAccount; no other verb, no other resource.
+     */
+    @Test
+    void theClusterRolesGrantReadingTheClusterScopedKindsTheBundleReadsAndNothingElse() throws IOException {
+        BundleSpec spec = dev.runbook.engine.bundle.BundleSpecParser.parse(Files.readString(bundleSource().resolve("bundle.yaml")));
+        List<String> reads = ClusterScopedReads.declared(spec);
+        assertThat(reads).as("the shipped bundle reads the Nodes its pods run on").containsExactly("Node");
+        assertThat(ClusterScopedReads.refusal(spec, policy())).as("the policy lets it read them").isNull();
+        assertThat(policy().forBundle(spec.name()).clusterScopedReads()).as("listed in the policy, not left to 'declared'")
+                .containsExactlyInAnyOrderElementsOf(reads);
+        assertThat(policy().forBundle(spec.name()).clusterScoped()).as("reading grants no cluster-scoped write").isEmpty();
+        Map<String, Set<String>> needed = new TreeMap<>();
+        for (var secondary : spec.secondaries()) {
+            if (secondary.clusterScoped()) need(needed, resourceOfKind(secondary.kind().apiVersion(), secondary.kind().kind()), "get", "list", "watch");
+        }
+        List<Manifest> clusterRoles = manifests.stream().filter(m -> m.kind().equals("ClusterRole"))
+                .filter(m -> !m.file().getFileName().toString().equals(WEBHOOK_FILE)).toList();
+        Map<String, Set<String>> granted = new TreeMap<>();
+        Manifest account = only("ServiceAccount");
+        for (Manifest role : clusterRoles) {
+            rules(role).forEach((resource, verbs) -> granted.computeIfAbsent(resource, k -> new TreeSet<>()).addAll(verbs));
+            Map<String, Object> binding = all("ClusterRoleBinding").stream().filter(b -> b.name().equals(role.name()))
+                    .findFirst().orElseThrow().object();
+            assertThat(map(binding, "roleRef")).containsEntry("kind", "ClusterRole").containsEntry("name", role.name());
+            assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
+                    .containsEntry("kind", "ServiceAccount").containsEntry("name", account.name())
+                    .containsEntry("namespace", account.namespace()));
+        }
+        assertThat(granted).as("the ClusterRoles outside %s (group/resource -> verbs)", WEBHOOK_FILE).isEqualTo(needed);
     }
 
     static Map<String, Set<String>> rules(Manifest role) {
