@@ -23,6 +23,21 @@ class ClusterScopedReadsTest {
     }
 
     @Test
+    void readingANodeGrantsNoWriteToOne() {
+        Policy policy = PolicyParser.parse("policy.yaml", """
+                bundles:
+                  postgres-cluster:
+                    kinds: declared
+                    clusterScopedReads: [Node]
+                """);
+        EffectiveLimits limits = EffectiveLimits.of(READS_NODES, policy);
+        assertThat(ClusterScopedReads.refusal(READS_NODES, policy)).isNull();
+        assertThat(limits.clusterScopedRefusal("Node")).as("a Node is cluster-scoped: only clusterScoped lets a rule write one")
+                .contains("lets bundle postgres-cluster write no cluster-scoped Node");
+        assertThat(ClusterScopedKinds.isClusterScoped("Node", "demo")).as("whatever namespace a rule gives it").isTrue();
+    }
+
+    @Test
     void aPolicyFileGrantsReadsByNameAndRefusesTheRestWithTheFix() {
         Policy policy = PolicyParser.parse("policy.yaml", """
                 defaults:
