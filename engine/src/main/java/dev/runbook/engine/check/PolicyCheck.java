@@ -26,7 +26,7 @@ final class PolicyCheck {
             if (target == null || action instanceof Requeue) continue;
             String kind = target.getKind();
             if (ClusterScopedKinds.isClusterScoped(kind, target.getNamespace())) {
-                String refusal = limits.clusterScopedRefusal(kind);
+                String refusal = limits.clusterScopedRefusal(target.getApiVersion(), kind);
                 if (refusal != null) {
                     problems.add(new PlanProblem(PlanProblem.Kind.CLUSTER_SCOPED,
                             action.identity() + " is refused: " + refusal, planned.rules()));
@@ -38,7 +38,7 @@ final class PolicyCheck {
                 problems.add(new PlanProblem(PlanProblem.Kind.OTHER_NAMESPACE,
                         action.identity() + " is refused: " + namespaceRefusal, planned.rules()));
             }
-            String kindRefusal = limits.kindRefusal(kind);
+            String kindRefusal = limits.kindRefusal(target.getApiVersion(), kind);
             if (kindRefusal != null) {
                 problems.add(new PlanProblem(PlanProblem.Kind.PROTECTED_KIND,
                         action.identity() + " is refused: " + kindRefusal, planned.rules()));

@@ -11,26 +11,34 @@ import java.time.Duration;
 public final class BudgetExceededError extends Error {
     private final String limitName;
     private final Duration deadline;
+    private final RuleBudget.Clock clock;
     private final long allocatedBytes;
     private final long maxAllocatedBytes;
 
-    private BudgetExceededError(String message, String limitName, Duration deadline, long allocatedBytes, long maxAllocatedBytes) {
+    private BudgetExceededError(String message, String limitName, Duration deadline, RuleBudget.Clock clock,
+                                long allocatedBytes, long maxAllocatedBytes) {
         super(message, null, false, true);
         this.limitName = limitName;
         this.deadline = deadline;
+        this.clock = clock;
         this.allocatedBytes = allocatedBytes;
         this.maxAllocatedBytes = maxAllocatedBytes;
     }
 
-    static BudgetExceededError deadline(String limitName, Duration deadline) {
-        return new BudgetExceededError("ran longer than " + dev.runbook.rules.function.Durations.format(deadline) + " (" + limitName + ")",
-                limitName, deadline, 0, 0);
+    static BudgetExceededError deadline(String limitName, Duration deadline, RuleBudget.Clock clock) {
+        return new BudgetExceededError(spent(deadline, clock) + " (" + limitName + ")", limitName, deadline, clock, 0, 0);
+    }
+
+    /** "used more than 5s of CPU time", or "ran longer than 5s" where deadlines are wall-clock time. */
+    static String spent(Duration deadline, RuleBudget.Clock clock) {
+        String amount = dev.runbook.rules.function.Durations.format(deadline);
+        return clock == RuleBudget.Clock.CPU ? "used more than " + amount + " of CPU time" : "ran longer than " + amount;
     }
 
     static BudgetExceededError memory(String limitName, long allocated, long max) {
         return new BudgetExceededError("allocated " + allocated / (1024 * 1024) + " MiB, more than the "
                 + max / (1024 * 1024) + " MiB a cycle may (" + ContainmentLimits.MEMORY_NAME + ")",
-                limitName, null, allocated, max);
+                limitName, null, null, allocated, max);
     }
 
     /** The same stop, thrown again from a later check. */
@@ -43,6 +51,9 @@ public final class BudgetExceededError extends Error {
     public String limitName() { return limitName; }
 
     public Duration deadline() { return deadline; }
+
+    /** The time the deadline was measured in; null for a memory budget. */
+    public RuleBudget.Clock clock() { return clock; }
 
     public long allocatedBytes() { return allocatedBytes; }
 

@@ -1,10 +1,13 @@
 package dev.runbook.engine.containment;
 
+import org.mvel2.compiler.AbstractParser;
+
 import java.util.List;
 
 /**
- * Resolves a name as MVEL would: a fully qualified class, an imported one, or one of
- * {@code java.lang}. Never initialises a class.
+ * Resolves a name as MVEL would: a fully qualified class, one of MVEL's own class names (its parser
+ * knows {@code Array} as {@code java.lang.reflect.Array}, {@code List}, {@code HashMap} ... without an
+ * import), an imported one, or one of {@code java.lang}. Never initialises a class.
  */
 final class ClassNames {
     private final List<String> imports;
@@ -24,6 +27,10 @@ final class ClassNames {
             // a nested class written with dots: java.util.Map.Entry
             int dot = name.lastIndexOf('.');
             return load(name.substring(0, dot) + "$" + name.substring(dot + 1));
+        }
+        // MVEL's parser resolves its own names before imports.
+        if (AbstractParser.CLASS_LITERALS.get(name) instanceof Class<?> literal && !literal.isPrimitive()) {
+            return literal.getName();
         }
         for (String imported : imports) {
             if (imported.endsWith("." + name)) return load(imported);

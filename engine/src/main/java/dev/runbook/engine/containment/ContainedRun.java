@@ -18,10 +18,10 @@ public final class ContainedRun {
      * One decision cycle: the operator's cycle deadline, or the bundle's shorter
      * {@code limits.cycleDeadline}, and the cycle's memory budget.
      *
+     * @param operator    the operator's limits (its policy's, with the administrator's overrides)
      * @param currentRule the rule firing now, or null while conditions are evaluated
      */
-    public static <T> T cycle(Limits bundleLimits, Supplier<String> currentRule, Supplier<T> body) {
-        ContainmentLimits operator = ContainmentLimits.standard();
+    public static <T> T cycle(ContainmentLimits operator, Limits bundleLimits, Supplier<String> currentRule, Supplier<T> body) {
         Duration deadline = operator.cycleDeadline();
         String name = ContainmentLimits.CYCLE_NAME;
         if (bundleLimits.cycleDeadline() != null && bundleLimits.cycleDeadline().compareTo(deadline) < 0) {
@@ -36,13 +36,13 @@ public final class ContainedRun {
     }
 
     /** A scenario: every cycle in it ends by the scenario's deadline too. */
-    public static <T> T scenario(Supplier<T> body) {
-        return bounded(ContainmentLimits.SCENARIO_NAME, ContainmentLimits.standard().scenarioDeadline(), body);
+    public static <T> T scenario(ContainmentLimits operator, Supplier<T> body) {
+        return bounded(ContainmentLimits.SCENARIO_NAME, operator.scenarioDeadline(), body);
     }
 
     /** The vetting of a bundle before it goes live: every scenario in it ends by the vetting deadline too. */
-    public static <T> T vetting(Supplier<T> body) {
-        return bounded(ContainmentLimits.VETTING_NAME, ContainmentLimits.standard().vettingDeadline(), body);
+    public static <T> T vetting(ContainmentLimits operator, Supplier<T> body) {
+        return bounded(ContainmentLimits.VETTING_NAME, operator.vettingDeadline(), body);
     }
 
     /** Rule code run outside a cycle (an invariant session) is stopped by the enclosing deadline, and named here. */
@@ -61,7 +61,7 @@ public final class ContainedRun {
             if (t instanceof BudgetExceededError spent) {
                 String rule = blame(firingRule, failure);
                 return spent.isDeadline()
-                        ? new RuleDeadlineExceededException(rule, spent.limitName(), spent.deadline(), spent)
+                        ? new RuleDeadlineExceededException(rule, spent.limitName(), spent.deadline(), spent.clock(), spent)
                         : new RuleMemoryExceededException(rule, spent.getMessage(), spent);
             }
             if (t instanceof StackOverflowError overflow) {

@@ -7,9 +7,11 @@ import java.time.Duration;
 /**
  * The deadlines and the memory budget the operator grants rule code: one decision cycle, one
  * scenario (all its cycles), and the vetting of a bundle (all its scenarios). A bundle may ask for a
- * shorter cycle deadline ({@code limits.cycleDeadline}); it can never get a longer one.
+ * shorter cycle deadline ({@code limits.cycleDeadline} in bundle.yaml); it can never get a longer one.
  *
- * <p>Set with system properties or environment variables, read once where the engine is set up:
+ * <p>Owned by the operator's administrator: the policy file's {@code limits} section sets them
+ * ({@link dev.runbook.engine.policy.PolicyParser}); a system property or an environment variable, also
+ * the administrator's, overrides the file for one setting ({@link #overriddenBySettings()}):
  * {@value #CYCLE_PROPERTY} / {@code RUNBOOK_CYCLE_DEADLINE}, {@value #SCENARIO_PROPERTY} /
  * {@code RUNBOOK_SCENARIO_DEADLINE}, {@value #VETTING_PROPERTY} / {@code RUNBOOK_VETTING_DEADLINE},
  * {@value #MEMORY_PROPERTY} / {@code RUNBOOK_CYCLE_MEMORY} (MiB). Defaults are below and in docs/security.md.
@@ -20,16 +22,22 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
     public static final Duration DEFAULT_SCENARIO_DEADLINE = Duration.ofSeconds(30);
     public static final Duration DEFAULT_VETTING_DEADLINE = Duration.ofMinutes(2);
     public static final long DEFAULT_CYCLE_MEMORY_MIB = 256;
+    private static final long MIB = 1024 * 1024;
 
     public static final String CYCLE_PROPERTY = "runbook.cycleDeadline";
     public static final String SCENARIO_PROPERTY = "runbook.scenarioDeadline";
     public static final String VETTING_PROPERTY = "runbook.vettingDeadline";
     public static final String MEMORY_PROPERTY = "runbook.cycleMemoryMiB";
-    public static final String CYCLE_NAME = "the operator's cycle deadline (" + CYCLE_PROPERTY + ")";
+    /** The keys of the policy file's {@code limits} section. */
+    public static final String CYCLE_KEY = "cycleDeadline";
+    public static final String SCENARIO_KEY = "scenarioDeadline";
+    public static final String VETTING_KEY = "vettingDeadline";
+    public static final String MEMORY_KEY = "cycleMemoryMiB";
+    public static final String CYCLE_NAME = "the operator's cycle deadline (the policy's limits." + CYCLE_KEY + ")";
     public static final String BUNDLE_CYCLE_NAME = "limits.cycleDeadline";
-    public static final String SCENARIO_NAME = "the scenario deadline (" + SCENARIO_PROPERTY + ")";
-    public static final String VETTING_NAME = "the vetting deadline (" + VETTING_PROPERTY + ")";
-    public static final String MEMORY_NAME = MEMORY_PROPERTY;
+    public static final String SCENARIO_NAME = "the scenario deadline (the policy's limits." + SCENARIO_KEY + ")";
+    public static final String VETTING_NAME = "the vetting deadline (the policy's limits." + VETTING_KEY + ")";
+    public static final String MEMORY_NAME = "the policy's limits." + MEMORY_KEY;
 
     public ContainmentLimits {
         positive(cycleDeadline, CYCLE_PROPERTY);
@@ -40,16 +48,45 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
 
     public static ContainmentLimits defaults() {
         return new ContainmentLimits(DEFAULT_CYCLE_DEADLINE, DEFAULT_SCENARIO_DEADLINE, DEFAULT_VETTING_DEADLINE,
-                DEFAULT_CYCLE_MEMORY_MIB * 1024 * 1024);
+                DEFAULT_CYCLE_MEMORY_MIB * MIB);
     }
 
     /** The defaults, overridden by system properties, then by the environment. */
     public static ContainmentLimits standard() {
+        return defaults().overriddenBySettings();
+    }
+
+    /** These limits (the policy file's), each overridden by its system property, then by its environment variable. */
+    public ContainmentLimits overriddenBySettings() {
         return new ContainmentLimits(
-                duration(CYCLE_PROPERTY, "RUNBOOK_CYCLE_DEADLINE", DEFAULT_CYCLE_DEADLINE),
-                duration(SCENARIO_PROPERTY, "RUNBOOK_SCENARIO_DEADLINE", DEFAULT_SCENARIO_DEADLINE),
-                duration(VETTING_PROPERTY, "RUNBOOK_VETTING_DEADLINE", DEFAULT_VETTING_DEADLINE),
-                mebibytes(MEMORY_PROPERTY, "RUNBOOK_CYCLE_MEMORY", DEFAULT_CYCLE_MEMORY_MIB) * 1024 * 1024);
+                duration(CYCLE_PROPERTY, "RUNBOOK_CYCLE_DEADLINE", cycleDeadline),
+                duration(SCENARIO_PROPERTY, "RUNBOOK_SCENARIO_DEADLINE", scenarioDeadline),
+                duration(VETTING_PROPERTY, "RUNBOOK_VETTING_DEADLINE", vettingDeadline),
+                mebibytes(MEMORY_PROPERTY, "RUNBOOK_CYCLE_MEMORY", cycleMemoryBytes / MIB) * MIB);
+    }
+
+    /** The cycle's memory budget in MiB, as the policy file writes it. */
+    public long cycleMemoryMiB() {
+        return cycleMemoryBytes / MIB;
+    }
+
+    /**
+     * One line per limit, for {@code runbook lint --policy}: these limits (in force), each marked where
+     * it differs from {@code declared} (the policy file's) because a property or variable overrides it.
+     */
+    public java.util.List<String> describe(ContainmentLimits declared) {
+        return java.util.List.of(
+                line(CYCLE_KEY, Durations.format(cycleDeadline), Durations.format(declared.cycleDeadline), "RUNBOOK_CYCLE_DEADLINE"),
+                line(SCENARIO_KEY, Durations.format(scenarioDeadline), Durations.format(declared.scenarioDeadline),
+                        "RUNBOOK_SCENARIO_DEADLINE"),
+                line(VETTING_KEY, Durations.format(vettingDeadline), Durations.format(declared.vettingDeadline),
+                        "RUNBOOK_VETTING_DEADLINE"),
+                line(MEMORY_KEY, Long.toString(cycleMemoryMiB()), Long.toString(declared.cycleMemoryMiB()), "RUNBOOK_CYCLE_MEMORY"));
+    }
+
+    private static String line(String key, String inForce, String declared, String variable) {
+        return "limits." + key + ": " + inForce + (inForce.equals(declared) ? ""
+                : " (overridden by " + variable + " or its system property; the policy says " + declared + ")");
     }
 
     private static String setting(String property, String variable) {

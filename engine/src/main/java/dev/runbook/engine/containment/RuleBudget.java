@@ -1,6 +1,7 @@
 package dev.runbook.engine.containment;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -10,15 +11,33 @@ import java.util.function.Supplier;
  * {@code while (true)} or a deep recursion reaches a check within a few instructions; past the
  * deadline or the allocation budget the check throws, and the cycle fails naming the rule.
  *
+ * <p>Deadlines are measured in the thread's own CPU time where the JVM can read it (HotSpot on
+ * Linux, macOS, Windows: {@link ThreadMXBean#getCurrentThreadCpuTime()}), so that a loaded machine,
+ * a garbage collection or a descheduled thread does not stop a rule that is merely slow to be run;
+ * elsewhere, or with {@value #CLOCK_PROPERTY}{@code =wall}, in wall-clock time. A rule that blocks
+ * cannot be stopped by either (it reaches no check); rule code can call nothing that blocks.
+ *
  * <p>Budgets nest: a scenario's deadline encloses its cycles', and a cycle ends at the earlier of
  * the two. Once a budget is spent every later check throws again, so a rule cannot swallow the
  * stop and carry on. A thread outside {@link #within} runs unchecked (one ThreadLocal read).
  */
 public final class RuleBudget {
+    /** {@code cpu} (the default where supported) or {@code wall}: which time a deadline is measured in. */
+    public static final String CLOCK_PROPERTY = "runbook.budgetClock";
     private static final ThreadLocal<Budget> CURRENT = new ThreadLocal<>();
-    /** Checks between two reads of the clock and the allocation counter: keeps a check a few nanoseconds. */
-    private static final int SAMPLE_EVERY = 16;
+    /** Checks between two reads of the thread's allocation counter (a field read, cheap). */
+    private static final int SAMPLE_MEMORY_EVERY = 16;
+    /**
+     * Checks between two reads of the clock: reading a thread's CPU time is a system call (some hundreds
+     * of nanoseconds, more on a loaded machine), so it is read rarely; 256 checks of rule code are a
+     * few microseconds at most. docs/performance.md, "Containment", has what a check costs.
+     */
+    private static final int SAMPLE_CLOCK_EVERY = 256;
     private static final com.sun.management.ThreadMXBean THREADS = threads();
+    private static final ThreadMXBean CPU = cpuClock();
+
+    /** The time a deadline is measured in. */
+    public enum Clock { CPU, WALL }
 
     private RuleBudget() {}
 
@@ -44,6 +63,24 @@ public final class RuleBudget {
         } finally {
             if (enclosing == null) CURRENT.remove(); else CURRENT.set(enclosing);
         }
+    }
+
+    /** The clock deadlines are measured by in this JVM. */
+    public static Clock clock() {
+        return CPU == null ? Clock.WALL : Clock.CPU;
+    }
+
+    private static ThreadMXBean cpuClock() {
+        if ("wall".equalsIgnoreCase(System.getProperty(CLOCK_PROPERTY, "").strip())) return null;
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        if (!bean.isCurrentThreadCpuTimeSupported()) return null;
+        if (!bean.isThreadCpuTimeEnabled()) bean.setThreadCpuTimeEnabled(true);
+        return bean.getCurrentThreadCpuTime() >= 0 ? bean : null;
+    }
+
+    /** Now, in the clock deadlines are measured by: the thread's CPU time, or wall-clock time, in nanoseconds. */
+    private static long now() {
+        return CPU == null ? System.nanoTime() : CPU.getCurrentThreadCpuTime();
     }
 
     private static com.sun.management.ThreadMXBean threads() {
@@ -72,7 +109,7 @@ public final class RuleBudget {
         Budget(String limitName, Duration deadline, long maxAllocatedBytes, Budget enclosing) {
             this.limitName = limitName;
             this.deadline = deadline;
-            this.endsAtNanos = System.nanoTime() + deadline.toNanos();
+            this.endsAtNanos = now() + deadline.toNanos();
             this.maxAllocatedBytes = maxAllocatedBytes;
             this.allocatedAtStart = maxAllocatedBytes > 0 ? allocatedBytes() : 0;
             this.enclosing = enclosing;
@@ -80,11 +117,13 @@ public final class RuleBudget {
 
         void tick() {
             if (spent != null) throw spent.again();
-            if (++ticks % SAMPLE_EVERY != 0) return;
-            long now = System.nanoTime();
-            for (Budget b = this; b != null; b = b.enclosing) {
-                if (now - b.endsAtNanos > 0) {
-                    throw spent = BudgetExceededError.deadline(b.limitName, b.deadline);
+            if (++ticks % SAMPLE_MEMORY_EVERY != 0) return;
+            if (ticks % SAMPLE_CLOCK_EVERY == 0) {
+                long now = now();
+                for (Budget b = this; b != null; b = b.enclosing) {
+                    if (now - b.endsAtNanos > 0) {
+                        throw spent = BudgetExceededError.deadline(b.limitName, b.deadline, clock());
+                    }
                 }
             }
             if (maxAllocatedBytes > 0) {

@@ -7,9 +7,9 @@ public final class RuleDeadlineExceededException extends RuleContainmentExceptio
     private final String limitName;
     private final Duration deadline;
 
-    public RuleDeadlineExceededException(String rule, String limitName, Duration deadline, Throwable cause) {
-        super(rule, "rule '" + rule + "' exceeded its deadline: it ran longer than "
-                + dev.runbook.rules.function.Durations.format(deadline) + " (" + limitName
+    public RuleDeadlineExceededException(String rule, String limitName, Duration deadline, RuleBudget.Clock clock,
+                                         Throwable cause) {
+        super(rule, "rule '" + rule + "' exceeded its deadline: it " + BudgetExceededError.spent(deadline, clock) + " (" + limitName
                 + ") and was stopped; look for a loop that does not end or a recursion in it or in the functions it calls",
                 cause);
         this.limitName = limitName;

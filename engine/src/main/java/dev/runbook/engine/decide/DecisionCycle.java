@@ -62,7 +62,7 @@ public final class DecisionCycle {
                     .sorted(Comparator.comparing(Resource::getRef))
                     .forEach(session::insert);
             int limit = bundle.spec().limits().maxFirings();
-            int fired = ContainedRun.cycle(bundle.spec().limits(), recorder::currentRule,
+            int fired = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), recorder::currentRule,
                     () -> fire(session, recorder, limit + 1));
             if (fired > limit) {
                 throw new FiringLimitExceededException(limit, recorder.topRules());

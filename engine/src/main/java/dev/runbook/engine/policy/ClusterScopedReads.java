@@ -20,15 +20,22 @@ public final class ClusterScopedReads {
         return spec.secondaries().stream().filter(SecondaryKind::clusterScoped).map(s -> s.kind().kind()).distinct().toList();
     }
 
-    /** Null when the policy lets the bundle read every cluster-scoped kind it declares; otherwise why not, and the fix. */
+    /**
+     * Null when the policy lets the bundle read every cluster-scoped kind it declares; otherwise why not,
+     * and the fix. The policy names kinds as it names the others ({@link KindName}: {@code nodes}, or
+     * the plain {@code Node}).
+     */
     public static String refusal(BundleSpec spec, Policy policy) {
         BundlePolicy granted = policy.forBundle(spec.name());
         if (granted.clusterScopedReads() == null) return null;
-        List<String> refused = declared(spec).stream().filter(k -> !granted.clusterScopedReads().contains(k)).toList();
+        List<KindName> names = granted.clusterScopedReads().stream().map(KindName::parse).toList();
+        List<String> refused = spec.secondaries().stream().filter(SecondaryKind::clusterScoped)
+                .filter(s -> names.stream().noneMatch(n -> n.matches(s.kind().apiVersion(), s.kind().kind())))
+                .map(s -> s.kind().kind()).distinct().toList();
         if (refused.isEmpty()) return null;
         return "bundle " + spec.name() + " reads the cluster-scoped " + String.join(", ", refused) + " (bundle.yaml, secondaries), which "
                 + policy.source() + " does not let it read " + new TreeSet<>(granted.clusterScopedReads())
-                + ": an administrator adds it under bundles." + spec.name() + ".clusterScopedReads in the policy file and grants"
+                + ": an administrator adds it (e.g. nodes) under bundles." + spec.name() + ".clusterScopedReads in the policy file and grants"
                 + " get, list and watch on it in a ClusterRole (docs/security.md, \"Reading cluster-scoped kinds\")";
     }
 }

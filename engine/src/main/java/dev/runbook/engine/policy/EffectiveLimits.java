@@ -4,7 +4,6 @@ import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.SecondaryKind;
 
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -13,30 +12,42 @@ import java.util.TreeSet;
  * plan check enforces. The bundle can only narrow: {@code limits.namespaces: primary} keeps actions in
  * the primary's namespace even where the policy grants more, and {@code limits.protectedKinds} removes
  * kinds; nothing in bundle.yaml adds a namespace or a kind.
+ *
+ * @param kinds          the namespaced kinds its actions may write, as the policy names them; the
+ *                       declared ones qualified by their bundle.yaml group
+ * @param protectedKinds bundle.yaml's {@code limits.protectedKinds}: never written, whatever their group
  */
 public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundleAllowsOtherNamespaces,
-                              Set<String> kinds, Set<String> clusterScoped, String primaryKind,
+                              Set<KindName> kinds, Set<KindName> clusterScoped, Set<String> protectedKinds,
                               Set<String> reservedNamespaces, String policySource) {
 
     public static EffectiveLimits of(BundleSpec spec, Policy policy) {
         BundlePolicy granted = policy.forBundle(spec.name());
-        List<String> protectedKinds = spec.limits().protectedKinds();
-        String primaryKind = spec.primary().kind().kind();
-        Set<String> kinds = new TreeSet<>(granted.declaredKinds() ? declaredKinds(spec) : granted.kinds());
-        kinds.add(primaryKind);
-        kinds.removeAll(protectedKinds);
-        Set<String> clusterScoped = new TreeSet<>(granted.clusterScoped());
-        if (!spec.primary().namespaced()) clusterScoped.add(primaryKind);
-        clusterScoped.removeAll(protectedKinds);
-        return new EffectiveLimits(spec.name(), granted, spec.limits().anyNamespace(), kinds, clusterScoped,
-                primaryKind, policy.reservedNamespaces(), policy.source());
+        Set<KindName> kinds = new LinkedHashSet<>(granted.declaredKinds() ? declaredKinds(spec) : parsed(granted.kinds()));
+        kinds.add(KindName.of(spec.primary().kind().kind(), spec.primary().kind().group()));
+        Set<KindName> clusterScoped = new LinkedHashSet<>(parsed(granted.clusterScoped()));
+        if (!spec.primary().namespaced()) clusterScoped.add(KindName.of(spec.primary().kind().kind(), spec.primary().kind().group()));
+        return new EffectiveLimits(spec.name(), granted, spec.limits().anyNamespace(), sorted(kinds), sorted(clusterScoped),
+                Set.copyOf(spec.limits().protectedKinds()), policy.reservedNamespaces(), policy.source());
     }
 
-    static Set<String> declaredKinds(BundleSpec spec) {
-        Set<String> kinds = new LinkedHashSet<>();
-        kinds.add(spec.primary().kind().kind());
-        for (SecondaryKind secondary : spec.secondaries()) kinds.add(secondary.kind().kind());
+    static Set<KindName> declaredKinds(BundleSpec spec) {
+        Set<KindName> kinds = new LinkedHashSet<>();
+        kinds.add(KindName.of(spec.primary().kind().kind(), spec.primary().kind().group()));
+        for (SecondaryKind secondary : spec.secondaries()) kinds.add(KindName.of(secondary.kind().kind(), secondary.kind().group()));
         return kinds;
+    }
+
+    private static Set<KindName> parsed(Set<String> texts) {
+        Set<KindName> kinds = new LinkedHashSet<>();
+        for (String text : texts) kinds.add(KindName.parse(text));
+        return kinds;
+    }
+
+    private static Set<KindName> sorted(Set<KindName> kinds) {
+        Set<KindName> sorted = new java.util.TreeSet<>(java.util.Comparator.comparing(KindName::text));
+        sorted.addAll(kinds);
+        return java.util.Collections.unmodifiableSet(sorted);
     }
 
     /** Null when an action may go to {@code namespace}; otherwise why not, and how to allow it. */
@@ -59,19 +70,28 @@ public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundle
         return null;
     }
 
-    /** Null when an action may write a namespaced object of {@code kind}; otherwise why not. */
-    public String kindRefusal(String kind) {
-        if (kinds.contains(kind)) return null;
-        return "kind " + kind + " is not one " + policySource + " lets bundle " + bundle + " write " + kinds
-                + ": an administrator adds it under bundles." + bundle + ".kinds in the policy file"
-                + " (docs/security.md), unless bundle.yaml lists it in limits.protectedKinds";
+    /** Null when an action may write a namespaced object of {@code kind} in {@code apiVersion}; otherwise why not. */
+    public String kindRefusal(String apiVersion, String kind) {
+        if (protectedKinds.contains(kind)) {
+            return "kind " + kind + " is listed in limits.protectedKinds of bundle.yaml";
+        }
+        if (kinds.stream().anyMatch(k -> k.matches(apiVersion, kind))) return null;
+        return "kind " + kind + " (" + apiVersion + ") is not one " + policySource + " lets bundle " + bundle + " write " + kinds
+                + ": an administrator adds it under bundles." + bundle + ".kinds in the policy file, group-qualified"
+                + " (e.g. " + example(apiVersion, kind) + "; docs/security.md)";
     }
 
-    /** Null when an action may write a cluster-scoped object of {@code kind}; otherwise why not. */
-    public String clusterScopedRefusal(String kind) {
-        if (clusterScoped.contains(kind)) return null;
+    /** Null when an action may write a cluster-scoped object of {@code kind} in {@code apiVersion}; otherwise why not. */
+    public String clusterScopedRefusal(String apiVersion, String kind) {
+        if (!protectedKinds.contains(kind) && clusterScoped.stream().anyMatch(k -> k.matches(apiVersion, kind))) return null;
         return "it is cluster-scoped (no namespace), and " + policySource + " lets bundle " + bundle
                 + " write no cluster-scoped " + kind + ": an administrator allows it under bundles." + bundle
                 + ".clusterScoped in the policy file (docs/security.md)";
+    }
+
+    /** How the policy names a kind group-qualified: {@code Job.batch}, or {@code pod} in the core group. */
+    private static String example(String apiVersion, String kind) {
+        String group = KindName.groupOf(apiVersion);
+        return group.isEmpty() ? kind.toLowerCase(java.util.Locale.ROOT) : kind + "." + group;
     }
 }

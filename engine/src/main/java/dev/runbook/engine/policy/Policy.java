@@ -1,5 +1,7 @@
 package dev.runbook.engine.policy;
 
+import dev.runbook.engine.containment.ContainmentLimits;
+
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -14,18 +16,30 @@ import java.util.Set;
  * @param bundles            by bundle name
  * @param reservedNamespaces never granted by {@code namespaces: primary}: the system namespaces and
  *                           the operator's own (where its bundle ConfigMaps live)
+ * @param limits             the deadlines and memory budget of rule code, as the file sets them (its
+ *                           {@code limits} section; the defaults where it does not): {@link #containment()}
+ *                           applies the administrator's overrides
  * @param source             where the policy came from, for messages: a file, or "the default policy"
  */
 public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
-                     String source) {
+                     ContainmentLimits limits, String source) {
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
 
     /** The policy when none is given: {@link BundlePolicy#DEFAULT} for every bundle. */
-    public static final Policy DEFAULT = new Policy(BundlePolicy.DEFAULT, Map.of(), SYSTEM_NAMESPACES, "the default policy");
+    public static final Policy DEFAULT = new Policy(BundlePolicy.DEFAULT, Map.of(), SYSTEM_NAMESPACES,
+            ContainmentLimits.defaults(), "the default policy");
 
     public Policy {
         bundles = Map.copyOf(bundles);
         reservedNamespaces = Set.copyOf(reservedNamespaces);
+    }
+
+    /**
+     * The limits rule code runs under: the policy file's, each overridden by its system property or
+     * environment variable when set (read now, so an override applies without a new policy).
+     */
+    public ContainmentLimits containment() {
+        return limits.overriddenBySettings();
     }
 
     public BundlePolicy forBundle(String name) {
@@ -36,7 +50,7 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy reserving(String namespace) {
         Set<String> reserved = new LinkedHashSet<>(reservedNamespaces);
         reserved.add(namespace);
-        return new Policy(defaults, bundles, reserved, source);
+        return new Policy(defaults, bundles, reserved, limits, source);
     }
 
     /**

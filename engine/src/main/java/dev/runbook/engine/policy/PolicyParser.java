@@ -1,5 +1,6 @@
 package dev.runbook.engine.policy;
 
+import dev.runbook.engine.containment.ContainmentLimits;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.yaml.TextFiles;
 import dev.runbook.engine.yaml.YamlFile;
@@ -7,7 +8,10 @@ import dev.runbook.engine.yaml.YamlMap;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 
+import dev.runbook.rules.function.Durations;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -26,7 +30,12 @@ import java.util.regex.Pattern;
  * bundles:
  *   postgres-cluster:       # a bundle's name; missing keys come from defaults
  *     namespaces: [databases]
- *     kinds: [Pod, Job, StatefulSet, Service, ConfigMap]
+ *     kinds: [pods, jobs.batch, statefulsets.apps, services, configmaps]   # or plain: Job (any group)
+ * limits:                   # rule code's deadlines and memory, for every bundle; omitted: the defaults
+ *   cycleDeadline: 5s
+ *   scenarioDeadline: 30s
+ *   vettingDeadline: 2m
+ *   cycleMemoryMiB: 256
  * </pre>
  *
  * Every error names the file, the line and the field.
@@ -34,8 +43,11 @@ import java.util.regex.Pattern;
 public final class PolicyParser {
     /** A policy file larger than this is refused before it is parsed. */
     public static final long MAX_BYTES = 1 << 20;
+    /** The largest memory budget a cycle may be given: far above any heap this runs in. */
+    private static final long MAX_MEMORY_MIB = 1 << 20;
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
+    /** What {@link KindName#parse} reads: {@code jobs.batch}, {@code Job.batch}, {@code pods}, the plain {@code Job}. */
+    private static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]*(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final String[] SECTION = {"namespaces", "kinds", "clusterScoped", "clusterScopedReads"};
 
     private PolicyParser() {}
@@ -46,7 +58,7 @@ public final class PolicyParser {
 
     public static Policy parse(String file, String text) {
         YamlMap root = YamlMap.root(file, YamlFile.document(file, text));
-        root.allowOnly("defaults", "bundles");
+        root.allowOnly("defaults", "bundles", "limits");
         YamlMap defaultsMap = root.map("defaults");
         BundlePolicy defaults = defaultsMap == null ? BundlePolicy.DEFAULT : section(defaultsMap, BundlePolicy.DEFAULT);
         Map<String, BundlePolicy> bundles = new LinkedHashMap<>();
@@ -60,7 +72,35 @@ public final class PolicyParser {
                 bundles.put(name, entry == null ? defaults : section(entry, defaults));
             }
         }
-        return new Policy(defaults, bundles, Policy.SYSTEM_NAMESPACES, file);
+        return new Policy(defaults, bundles, Policy.SYSTEM_NAMESPACES, limits(root.map("limits")), file);
+    }
+
+    private static ContainmentLimits limits(YamlMap map) {
+        ContainmentLimits defaults = ContainmentLimits.defaults();
+        if (map == null) return defaults;
+        map.allowOnly(ContainmentLimits.CYCLE_KEY, ContainmentLimits.SCENARIO_KEY, ContainmentLimits.VETTING_KEY,
+                ContainmentLimits.MEMORY_KEY);
+        return new ContainmentLimits(
+                duration(map, ContainmentLimits.CYCLE_KEY, defaults.cycleDeadline()),
+                duration(map, ContainmentLimits.SCENARIO_KEY, defaults.scenarioDeadline()),
+                duration(map, ContainmentLimits.VETTING_KEY, defaults.vettingDeadline()),
+                map.optional(ContainmentLimits.MEMORY_KEY, defaults.cycleMemoryMiB(), text -> positive(map, text)) * 1024 * 1024);
+    }
+
+    private static Duration duration(YamlMap map, String key, Duration fallback) {
+        Duration value = map.optional(key, fallback, Durations::parse);
+        if (value.isZero()) throw map.error(key, "must be longer than 0s, e.g. " + Durations.format(fallback));
+        return value;
+    }
+
+    private static long positive(YamlMap map, String text) {
+        try {
+            long mib = Long.parseLong(text.strip());
+            if (mib > 0 && mib <= MAX_MEMORY_MIB) return mib;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a whole number of MiB between 1 and " + MAX_MEMORY_MIB + ", e.g. 256");
     }
 
     private static BundlePolicy section(YamlMap map, BundlePolicy inherited) {
@@ -74,15 +114,17 @@ public final class PolicyParser {
         Set<String> kinds = inherited.kinds();
         if (map.has("kinds")) {
             kinds = isWord(map, "kinds", "declared") ? null
-                    : names(map, "kinds", KIND, "a kind such as Pod or StatefulSet, or the word declared instead of the list");
+                    : names(map, "kinds", KIND, "a kind, group-qualified as RBAC writes it (e.g. jobs.batch, "
+                            + "statefulsets.apps, pods), or the word declared instead of the list");
         }
         Set<String> clusterScoped = map.has("clusterScoped")
-                ? names(map, "clusterScoped", KIND, "a cluster-scoped kind such as ClusterRole")
+                ? names(map, "clusterScoped", KIND, "a cluster-scoped kind, group-qualified (e.g. "
+                + "clusterroles.rbac.authorization.k8s.io)")
                 : inherited.clusterScoped();
         Set<String> reads = inherited.clusterScopedReads();
         if (map.has("clusterScopedReads")) {
             reads = isWord(map, "clusterScopedReads", "declared") ? null
-                    : names(map, "clusterScopedReads", KIND, "a cluster-scoped kind such as Node, or the word declared instead of the list");
+                    : names(map, "clusterScopedReads", KIND, "a cluster-scoped kind, group-qualified as RBAC writes it (e.g. nodes), or the word declared instead of the list");
         }
         return new BundlePolicy(namespaces, kinds, clusterScoped, reads);
     }

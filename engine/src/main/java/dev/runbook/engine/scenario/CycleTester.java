@@ -79,7 +79,12 @@ public final class CycleTester {
     }
 
     public Fired fire() {
-        return new Fired(DecisionCycle.run(bundle, ObservationBuilder.build(bundle.spec(), objects, null, now, params)));
+        return fire(dev.runbook.engine.policy.Policy.DEFAULT);
+    }
+
+    /** One cycle under an operator's policy: its plan check and the limits its rules run under. */
+    public Fired fire(dev.runbook.engine.policy.Policy policy) {
+        return new Fired(DecisionCycle.run(bundle, ObservationBuilder.build(bundle.spec(), objects, null, now, params), policy));
     }
 
     /** The outcome of one cycle, with assertions that throw {@link AssertionError} explaining the difference. */

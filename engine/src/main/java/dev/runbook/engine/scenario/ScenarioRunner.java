@@ -85,7 +85,7 @@ public final class ScenarioRunner {
             }
             if (failures.isEmpty()) {
                 // Every cycle of the scenario ends by the scenario's deadline too.
-                ContainedRun.scenario(() -> {
+                ContainedRun.scenario(policy.containment(), () -> {
                     Cycle last = scenario.isDrill()
                             ? drill(bundle, scenario, simulator, fired, failures)
                             : cycle(bundle, scenario, simulator, scenario.expect(), "", scenario.line(), fired, failures);

@@ -54,6 +54,8 @@ class CodeContainmentTest {
             mvel-consequence           | 6  | dialect
             exec-in-declared-default   | 6  | java.lang.Runtime
             exec-in-salience           | 6  | java.lang.System
+            class-literal-reflection   | 7  | getSuperclass
+            reflect-array-in-constraint | 7 | java.lang.reflect.Array
             """)
     void mvelCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
         Problem problem = firstProblemOf(bundle);

@@ -2,6 +2,8 @@ package dev.runbook.engine.containment;
 
 import dev.runbook.engine.TestBundles;
 import dev.runbook.engine.decide.RuleFailedException;
+import dev.runbook.engine.policy.Policy;
+import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.engine.scenario.CycleTester;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,6 +14,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
@@ -65,6 +68,48 @@ class RuleBudgetTest {
         RuleDeadlineExceededException deadline = (RuleDeadlineExceededException) failure;
         assertThat(deadline.limitName()).isEqualTo("limits.cycleDeadline");
         assertThat(deadline.deadline()).isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void thePolicysCycleDeadlineStopsACycleWhenItIsShorterThanTheBundles() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleDeadline: 100ms}\n");
+        Throwable failure = catchThrowable(() -> CycleTester.of(TestBundles.compiled("contained/loop-in-consequence"))
+                .given(STORE)
+                .fire(policy));
+        assertThat(failure).isInstanceOf(RuleDeadlineExceededException.class)
+                .hasMessageContaining("rule 'Loop forever' exceeded its deadline")
+                .hasMessageContaining("the policy's limits.cycleDeadline");
+        RuleDeadlineExceededException deadline = (RuleDeadlineExceededException) failure;
+        assertThat(deadline.limitName()).isEqualTo(ContainmentLimits.CYCLE_NAME);
+        assertThat(deadline.deadline()).isEqualTo(Duration.ofMillis(100));
+    }
+
+    @Test
+    void thePolicysMemoryBudgetStopsARuleThatAllocatesWithoutEnd() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleMemoryMiB: 32}\n");
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> CycleTester.of(TestBundles.compiled("contained/huge-allocation")).given(STORE).fire(policy)));
+        assertThat(failure).isInstanceOf(RuleMemoryExceededException.class)
+                .hasMessageContaining("rule 'Allocate without end' exceeded the memory a cycle may use")
+                .hasMessageContaining("32 MiB").hasMessageContaining("the policy's limits.cycleMemoryMiB");
+    }
+
+    @Test
+    void deadlinesAreCpuTimeSoTimeTheThreadDoesNotRunDoesNotCount() {
+        assertThat(RuleBudget.clock()).as("HotSpot on Linux reads a thread's CPU time").isEqualTo(RuleBudget.Clock.CPU);
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(() ->
+                RuleBudget.within("the test's deadline", Duration.ofMillis(200), 0, () -> {
+                    // Half a second of wall-clock time without running (as under load, or in a collection):
+                    // not spent, so the checks after it pass.
+                    await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+                    for (int i = 0; i < 1_000; i++) RuleBudget.check();
+                    String passed = "passed the wait";
+                    // Spinning spends CPU time: stopped once it has used the 200ms.
+                    while (passed != null) RuleBudget.check();
+                    return passed;
+                })));
+        assertThat(failure).isInstanceOf(BudgetExceededError.class)
+                .hasMessage("used more than 200ms of CPU time (the test's deadline)");
     }
 
     @Test

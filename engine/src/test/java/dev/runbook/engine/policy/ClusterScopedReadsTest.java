@@ -28,11 +28,11 @@ class ClusterScopedReadsTest {
                 bundles:
                   postgres-cluster:
                     kinds: declared
-                    clusterScopedReads: [Node]
+                    clusterScopedReads: [nodes]
                 """);
         EffectiveLimits limits = EffectiveLimits.of(READS_NODES, policy);
         assertThat(ClusterScopedReads.refusal(READS_NODES, policy)).isNull();
-        assertThat(limits.clusterScopedRefusal("Node")).as("a Node is cluster-scoped: only clusterScoped lets a rule write one")
+        assertThat(limits.clusterScopedRefusal("v1", "Node")).as("a Node is cluster-scoped: only clusterScoped lets a rule write one")
                 .contains("lets bundle postgres-cluster write no cluster-scoped Node");
         assertThat(ClusterScopedKinds.isClusterScoped("Node", "demo")).as("whatever namespace a rule gives it").isTrue();
     }
@@ -54,15 +54,19 @@ class ClusterScopedReadsTest {
         assertThat(policy.forBundle("postgres-cluster").clusterScoped()).as("reading grants no write").isEmpty();
         assertThat(policy.forBundle("web-app").clusterScopedReads()).isNull();
         assertThat(ClusterScopedReads.refusal(READS_NODES, policy)).isNull();
+        assertThat(ClusterScopedReads.refusal(READS_NODES, PolicyParser.parse("policy.yaml", "defaults: {clusterScopedReads: [nodes]}\n")))
+                .as("the RBAC form").isNull();
+        assertThat(ClusterScopedReads.refusal(READS_NODES, PolicyParser.parse("policy.yaml", "defaults: {clusterScopedReads: [nodes.apps]}\n")))
+                .as("Nodes are in the core group").isNotNull();
 
         Policy none = PolicyParser.parse("policy.yaml", "defaults: {clusterScopedReads: []}\n");
         assertThat(ClusterScopedReads.refusal(READS_NODES, none)).isEqualTo("bundle postgres-cluster reads the cluster-scoped Node"
-                + " (bundle.yaml, secondaries), which policy.yaml does not let it read []: an administrator adds it under"
+                + " (bundle.yaml, secondaries), which policy.yaml does not let it read []: an administrator adds it (e.g. nodes) under"
                 + " bundles.postgres-cluster.clusterScopedReads in the policy file and grants get, list and watch on it in a"
                 + " ClusterRole (docs/security.md, \"Reading cluster-scoped kinds\")");
         assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {clusterScopedReads: all}\n"))
                 .hasMessageContaining("policy.yaml:1:32: defaults.clusterScopedReads: 'all' is neither declared nor a list");
-        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {clusterScopedReads: [nodes]}\n"))
-                .hasMessageContaining("'nodes' is not a cluster-scoped kind such as Node");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {clusterScopedReads: [\"no des\"]}\n"))
+                .hasMessageContaining("is not a cluster-scoped kind, group-qualified as RBAC writes it (e.g. nodes)");
     }
 }

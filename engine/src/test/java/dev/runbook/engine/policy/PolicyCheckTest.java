@@ -88,6 +88,18 @@ class PolicyCheckTest {
                 defaults:
                   kinds: [Store, Secret]
                 """)).problems()).isEmpty();
+        // Group-qualified: the core group's secrets, not another group's.
+        assertThat(decide("reaching", "secret", policy("""
+                defaults:
+                  kinds: [secrets]
+                """)).problems()).isEmpty();
+        Decision otherGroup = decide("reaching", "secret", policy("""
+                defaults:
+                  kinds: [secrets.example.dev, jobs.batch]
+                """));
+        assertThat(refusals(otherGroup)).containsExactly(PlanProblem.Kind.PROTECTED_KIND);
+        assertThat(otherGroup.problems().get(0).message()).contains("kind Secret (v1) is not one",
+                "[Store.example.runbook.dev, jobs.batch, secrets.example.dev]", "group-qualified (e.g. secret;");
         // The bundle narrows: a kind it protects stays refused whatever the policy lists.
         assertThat(refusals(decide("reaching", "cluster-admin", policy("""
                 bundles:

@@ -1,8 +1,10 @@
 package dev.runbook.engine.policy;
 
+import dev.runbook.engine.containment.ContainmentLimits;
 import dev.runbook.engine.problem.InvalidInputException;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,6 +35,71 @@ class PolicyParserTest {
     }
 
     @Test
+    void ruleLimitsComeFromThePolicyFileAndTheDefaultsWhereItIsSilent() {
+        Policy policy = PolicyParser.parse("policy.yaml", """
+                limits:
+                  cycleDeadline: 2s
+                  cycleMemoryMiB: 128
+                """);
+        assertThat(policy.limits()).isEqualTo(new ContainmentLimits(Duration.ofSeconds(2),
+                ContainmentLimits.DEFAULT_SCENARIO_DEADLINE, ContainmentLimits.DEFAULT_VETTING_DEADLINE, 128L * 1024 * 1024));
+        assertThat(PolicyParser.parse("policy.yaml", "bundles: {}\n").limits()).isEqualTo(ContainmentLimits.defaults());
+        assertThat(Policy.DEFAULT.limits()).isEqualTo(ContainmentLimits.defaults());
+    }
+
+    @Test
+    void aSystemPropertyOverridesThePolicyFilesLimit() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleDeadline: 2s, vettingDeadline: 5m}\n");
+        String before = System.getProperty(ContainmentLimits.CYCLE_PROPERTY);
+        System.setProperty(ContainmentLimits.CYCLE_PROPERTY, "750ms");
+        try {
+            assertThat(policy.containment().cycleDeadline()).isEqualTo(Duration.ofMillis(750));
+            assertThat(policy.containment().vettingDeadline()).isEqualTo(Duration.ofMinutes(5));
+            assertThat(policy.containment().describe(policy.limits())).containsExactly(
+                    "limits.cycleDeadline: 750ms (overridden by RUNBOOK_CYCLE_DEADLINE or its system property; the policy says 2s)",
+                    "limits.scenarioDeadline: 30s",
+                    "limits.vettingDeadline: 5m",
+                    "limits.cycleMemoryMiB: 256");
+        } finally {
+            if (before == null) System.clearProperty(ContainmentLimits.CYCLE_PROPERTY);
+            else System.setProperty(ContainmentLimits.CYCLE_PROPERTY, before);
+        }
+        assertThat(policy.containment().cycleDeadline()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void limitMistakesAreNamedWithTheirLine() {
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "limits:\n  cycleDeadline: 5\n"))
+                .hasMessageContaining("policy.yaml:2:18: limits.cycleDeadline: ").hasMessageContaining("add a unit, e.g. 5s");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "limits:\n  cycleDeadline: 0s\n"))
+                .hasMessageContaining("policy.yaml:2:18: limits.cycleDeadline: must be longer than 0s");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "limits:\n  cycleMemoryMiB: lots\n"))
+                .hasMessageContaining("policy.yaml:2:19: limits.cycleMemoryMiB: 'lots' is not a whole number of MiB");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "limits:\n  cycleDeadlines: 5s\n"))
+                .hasMessageContaining("policy.yaml:2:3: limits.cycleDeadlines: unknown key");
+    }
+
+    @Test
+    void kindsAreGroupQualifiedAsRbacWritesThemAndThePlainFormMeansAnyGroup() {
+        KindName jobs = KindName.parse("jobs.batch");
+        assertThat(jobs.matches("batch/v1", "Job")).isTrue();
+        assertThat(jobs.matches("example.dev/v1", "Job")).as("another group's Job").isFalse();
+        assertThat(KindName.parse("Job.batch").matches("batch/v1", "Job")).isTrue();
+        assertThat(KindName.parse("deployments.apps").matches("apps/v1", "Deployment")).isTrue();
+        assertThat(KindName.parse("networkpolicies.networking.k8s.io").matches("networking.k8s.io/v1", "NetworkPolicy")).isTrue();
+        assertThat(KindName.parse("ingressclasses.networking.k8s.io").matches("networking.k8s.io/v1", "IngressClass")).isTrue();
+        KindName pods = KindName.parse("pods");
+        assertThat(pods.group()).as("no group: the core group").isEmpty();
+        assertThat(pods.matches("v1", "Pod")).isTrue();
+        assertThat(pods.matches("example.dev/v1", "Pod")).isFalse();
+        assertThat(pods.matches("v1", "PodTemplate")).isFalse();
+        KindName plain = KindName.parse("Job");
+        assertThat(plain.group()).as("the plain form: any group").isNull();
+        assertThat(plain.matches("batch/v1", "Job")).isTrue();
+        assertThat(plain.matches("example.dev/v1", "Job")).isTrue();
+    }
+
+    @Test
     void mistakesAreNamedWithTheirLine() {
         assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", """
                 bundles:
@@ -47,7 +114,7 @@ class PolicyParserTest {
                 """)).hasMessageContaining("policy.yaml:3:18: bundles.postgres-cluster.namespaces: 'Databases' is not a namespace name");
         assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {namespaces: everywhere}\n"))
                 .hasMessageContaining("defaults.namespaces: 'everywhere' is neither primary nor a list");
-        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {kinds: [pods]}\n"))
-                .hasMessageContaining("'pods' is not a kind");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {kinds: [jobs/batch]}\n"))
+                .hasMessageContaining("'jobs/batch' is not a kind, group-qualified as RBAC writes it (e.g. jobs.batch");
     }
 }

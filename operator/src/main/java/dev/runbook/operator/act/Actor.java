@@ -10,6 +10,7 @@ import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
+import dev.runbook.operator.kube.MissingNamespaceException;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
@@ -85,6 +86,9 @@ public final class Actor {
         for (PlannedAction planned : plan) {
             try {
                 applied.add(new AppliedAction(planned, apply(planned.action(), primary, cached, now)));
+            } catch (MissingNamespaceException e) {
+                return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(),
+                        e.askedFor(planned.rules())));
             } catch (RuntimeException e) {
                 return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(), e));
             }

@@ -4,7 +4,11 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.compile.SpecFieldCheck;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.containment.ContainmentLimits;
+import dev.runbook.engine.policy.EffectiveLimits;
+import dev.runbook.engine.policy.Policy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,12 +24,16 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code runbook lint BUNDLE}: compile the bundle (and its invariants) and report every problem with its place; warn about
- * rules that read {@code spec.} fields the primary's CRD does not declare ({@link SpecFieldCheck}).
+ * rules that read {@code spec.} fields the primary's CRD does not declare ({@link SpecFieldCheck}). With
+ * {@code --policy FILE}, also what that policy grants the bundle and the limits its rules run under.
  */
 @Command(name = "lint", description = "Compile a bundle and report problems as file:line:col: message.")
 final class LintCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "BUNDLE", description = "The bundle directory (it holds bundle.yaml).")
     Path bundle;
+
+    @Mixin
+    PolicyOption policy = new PolicyOption();
 
     @Spec
     CommandSpec spec;
@@ -43,6 +51,20 @@ final class LintCommand implements Callable<Integer> {
             throw new UncheckedIOException(e);
         }
         return crds;
+    }
+
+    /** What the policy grants this bundle and the limits its rules run under, as the operator will apply them. */
+    private static void printPolicy(java.io.PrintWriter out, CompiledBundle compiled, Policy policy) {
+        EffectiveLimits granted = EffectiveLimits.of(compiled.spec(), policy);
+        out.printf("policy %s for bundle %s: %s; kinds %s; cluster-scoped %s%n", policy.source(), compiled.name(),
+                granted.policy().namespaces(), granted.kinds(), granted.clusterScoped().isEmpty() ? "none" : granted.clusterScoped());
+        ContainmentLimits inForce = policy.containment();
+        inForce.describe(policy.limits()).forEach(line -> out.println("  " + line));
+        var asked = compiled.spec().limits().cycleDeadline();
+        if (asked != null) {
+            out.printf("  bundle.yaml limits.cycleDeadline: %s (%s)%n", dev.runbook.rules.function.Durations.format(asked),
+                    asked.compareTo(inForce.cycleDeadline()) < 0 ? "shorter: its cycles end by it" : "not shorter: the policy's applies");
+        }
     }
 
     private static String count(int n, String noun) {
@@ -65,6 +87,7 @@ final class LintCommand implements Callable<Integer> {
             out.printf("content version %s%n", compiled.version());
             Invariants invariants = Invariants.load(bundle);
             if (!invariants.isEmpty()) out.printf("invariants: %s: OK%n", count(invariants.names().size(), "rule"));
+            if (policy.file != null) printPolicy(out, compiled, policy.policy());
             return RunbookCommand.OK;
         });
     }

@@ -1,6 +1,6 @@
 package dev.runbook.operator.health;
 
-import dev.runbook.engine.containment.ContainmentLimits;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.record.CycleReport;
@@ -13,16 +13,19 @@ import dev.runbook.rules.fact.Primary;
  */
 public final class CycleDeadlines implements CycleListener {
     private final DeadlineReport report;
+    private final Policy policy;
 
-    public CycleDeadlines(DeadlineReport report) {
+    /** @param policy the operator's: its cycle deadline is the one reported as exceeded */
+    public CycleDeadlines(DeadlineReport report, Policy policy) {
         this.report = report;
+        this.policy = policy;
     }
 
     @Override
     public void cycleRecorded(Primary primary, CycleReport cycle) {
         String work = "cycle of " + primary.getKind() + " " + primary.getNamespace() + "/" + primary.getName();
         if (cycle.failure() != null && Reasons.RULE_STOPPED.equals(cycle.failure().reason())) {
-            report.exceeded(work, ContainmentLimits.standard().cycleDeadline());
+            report.exceeded(work, policy.containment().cycleDeadline());
         } else {
             report.withinDeadline(work);
         }

@@ -4,7 +4,9 @@ import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
@@ -26,10 +28,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * through API discovery (once per kind, cached by fabric8).
  *
  * <p>These are live requests: the observe phase never uses this class, it reads informer caches.
+ *
+ * <p>A request about one namespaced object always names its namespace: without one the client's
+ * default namespace would apply, so such a request is refused here ({@link MissingNamespaceException})
+ * and never sent. Whether a kind is namespaced comes from the registered primary kind, fabric8's model
+ * of a built-in kind, or API discovery (once per kind); a kind discovery does not know counts as namespaced.
  */
 public final class KubeApi {
     private final KubernetesClient client;
     private final Map<String, ResourceDefinitionContext> registered = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> namespaced = new ConcurrentHashMap<>();
 
     public KubeApi(KubernetesClient client) {
         this.client = client;
@@ -67,7 +75,34 @@ public final class KubeApi {
     }
 
     private Resource<GenericKubernetesResource> resource(ObjectRef ref) {
-        return in(ref.getApiVersion(), ref.getKind(), ref.getNamespace()).withName(ref.getName());
+        return one(ref).withName(ref.getName());
+    }
+
+    /** The operation for one object: in its namespace, which a namespaced kind must name. */
+    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            one(ObjectRef ref) {
+        boolean noNamespace = ref.getNamespace() == null || ref.getNamespace().isEmpty();
+        if (noNamespace && isNamespaced(ref.getApiVersion(), ref.getKind())) {
+            throw MissingNamespaceException.of(ref.getApiVersion(), ref.getKind(), ref.getName());
+        }
+        return in(ref.getApiVersion(), ref.getKind(), ref.getNamespace());
+    }
+
+    /** Whether objects of the kind live in a namespace; a kind nothing knows counts as namespaced. */
+    public boolean isNamespaced(String apiVersion, String kind) {
+        ResourceDefinitionContext context = registered.get(key(apiVersion, kind));
+        if (context != null) return context.isNamespaceScoped();
+        return namespaced.computeIfAbsent(key(apiVersion, kind), k -> discoverNamespaced(apiVersion, kind));
+    }
+
+    private boolean discoverNamespaced(String apiVersion, String kind) {
+        Class<?> model = client.getKubernetesSerialization().getRegisteredKubernetesResource(apiVersion, kind);
+        if (model != null && HasMetadata.class.isAssignableFrom(model)) return Namespaced.class.isAssignableFrom(model);
+        APIResourceList resources = client.getApiResources(apiVersion);
+        if (resources == null) return true;
+        return resources.getResources().stream()
+                .filter(r -> kind.equals(r.getKind()) && !r.getName().contains("/"))
+                .findFirst().map(r -> !Boolean.FALSE.equals(r.getNamespaced())).orElse(true);
     }
 
     /** The object as it is now, or empty when there is none. */
@@ -87,7 +122,7 @@ public final class KubeApi {
     public Map<String, Object> serverSideApply(Map<String, Object> object, String fieldManager) {
         ObjectRef ref = Maps.refOf(object);
         GenericKubernetesResource resource = toResource(object);
-        GenericKubernetesResource applied = in(ref.getApiVersion(), ref.getKind(), ref.getNamespace())
+        GenericKubernetesResource applied = one(ref)
                 .resource(resource).fieldManager(fieldManager).forceConflicts().serverSideApply();
         return toMap(applied);
     }
@@ -119,7 +154,7 @@ public final class KubeApi {
     /** Creates the object; returns it as the API server stored it. */
     public Map<String, Object> create(Map<String, Object> object) {
         ObjectRef ref = Maps.refOf(object);
-        return toMap(in(ref.getApiVersion(), ref.getKind(), ref.getNamespace()).resource(toResource(object)).create());
+        return toMap(one(ref).resource(toResource(object)).create());
     }
 
     /**
@@ -128,13 +163,13 @@ public final class KubeApi {
      */
     public Map<String, Object> replace(Map<String, Object> object) {
         ObjectRef ref = Maps.refOf(object);
-        return toMap(in(ref.getApiVersion(), ref.getKind(), ref.getNamespace()).resource(toResource(object)).update());
+        return toMap(one(ref).resource(toResource(object)).update());
     }
 
     /** Replaces the object's status (PUT of the status subresource), with the same resourceVersion check. */
     public Map<String, Object> replaceStatus(Map<String, Object> object) {
         ObjectRef ref = Maps.refOf(object);
-        return toMap(in(ref.getApiVersion(), ref.getKind(), ref.getNamespace()).resource(toResource(object)).updateStatus());
+        return toMap(one(ref).resource(toResource(object)).updateStatus());
     }
 
     /** Any fabric8 object (an informer's cached resource, a typed model) as nested maps. */

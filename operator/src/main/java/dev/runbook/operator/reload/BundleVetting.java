@@ -133,7 +133,7 @@ public final class BundleVetting {
         List<String> differences = new ArrayList<>();
         try {
             // All scenarios together end by the vetting deadline: a runaway rule cannot hold the reload thread.
-            ContainedRun.vetting(() -> {
+            ContainedRun.vetting(policy.containment(), () -> {
                 for (Scenario scenario : scenarios) {
                     ScenarioResult result = runner.run(bundle, scenario);
                     if (!result.passed()) {

@@ -95,7 +95,7 @@ public final class OperatorRuntime implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
-        CycleListener deadlines = new CycleDeadlines(overruns);
+        CycleListener deadlines = new CycleDeadlines(overruns, settings.policy());
         this.listener = (primary, report) -> {
             metrics.cycleRecorded(primary, report);
             deadlines.cycleRecorded(primary, report);

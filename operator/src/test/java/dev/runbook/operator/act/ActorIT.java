@@ -11,6 +11,7 @@ import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.kube.MissingNamespaceException;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -171,6 +172,33 @@ class ActorIT {
         assertThat(failure.reason()).isEqualTo(Reasons.ACTION_FAILED);
         assertThat(failure.describe()).startsWith("mergePatch ConfigMap " + namespace + "/nowhere").endsWith("(rules: Patch it)");
         assertThat((Object) at(appNow(), "status.next")).isNull();
+    }
+
+    @Test
+    void aNamespacedObjectWithoutANamespaceNeverReachesTheApiServer() {
+        // What the engine and the plan check would have stopped (a policy calling ConfigMap cluster-scoped, say).
+        Map<String, Object> stray = Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "stray-config"), "data", Map.of("x", "y"));
+        PlannedAction write = new PlannedAction(Actions.apply(stray), List.of("Write a stray"));
+
+        ActResult result = actor.act(List.of(write), app, T1);
+
+        assertThat(result.failed()).isSameAs(write);
+        Failure failure = ErrorMapping.classify(result.failure());
+        assertThat(failure.kind()).isEqualTo(Failure.Kind.PERMANENT);
+        assertThat(failure.describe()).startsWith("apply ConfigMap ")
+                .contains("asked for by rule 'Write a stray': v1 ConfigMap stray-config is namespaced but names no namespace",
+                        "set metadata.namespace in the rule or template");
+        String defaultNamespace = cluster.client().getNamespace() == null ? "default" : cluster.client().getNamespace();
+        assertThat(cluster.client().configMaps().inNamespace(defaultNamespace).withName("stray-config").get()).isNull();
+        // The same for every request about one object; a cluster-scoped kind needs no namespace.
+        var ref = dev.runbook.rules.fact.ObjectRef.of("v1", "ConfigMap", "", "stray-config");
+        assertThatThrownBy(() -> api.delete(ref)).isInstanceOf(MissingNamespaceException.class);
+        assertThatThrownBy(() -> api.mergePatch(ref, Map.of("data", Map.of("x", "z")), "runbook-test"))
+                .isInstanceOf(MissingNamespaceException.class);
+        assertThat(api.isNamespaced("v1", "Namespace")).isFalse();
+        assertThat(api.isNamespaced("rbac.authorization.k8s.io/v1", "ClusterRoleBinding")).isFalse();
+        assertThat(api.isNamespaced("test.runbook.dev/v1", "WebApp")).isTrue();
     }
 
     @Test

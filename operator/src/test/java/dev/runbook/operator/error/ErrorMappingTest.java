@@ -62,7 +62,7 @@ class ErrorMappingTest {
     @Test
     void aRuleStoppedAtItsDeadlineIsPermanentAndNamesTheRule() {
         Failure stopped = ErrorMapping.classify(new RuleDeadlineExceededException("Loop forever", "limits.cycleDeadline",
-                Duration.ofMillis(300), null));
+                Duration.ofMillis(300), dev.runbook.engine.containment.RuleBudget.Clock.CPU, null));
         assertThat(stopped.kind()).isEqualTo(Failure.Kind.PERMANENT);
         assertThat(stopped.reason()).isEqualTo(Reasons.RULE_STOPPED);
         assertThat(stopped.message()).startsWith("rule 'Loop forever' exceeded its deadline");

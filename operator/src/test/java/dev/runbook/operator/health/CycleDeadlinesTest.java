@@ -21,7 +21,7 @@ class CycleDeadlinesTest {
     @Test
     void cyclesStoppedByTheirBudgetAgainAndAgainFailLiveness() {
         DeadlineOverruns overruns = new DeadlineOverruns(3);
-        CycleDeadlines cycles = new CycleDeadlines(overruns);
+        CycleDeadlines cycles = new CycleDeadlines(overruns, dev.runbook.engine.policy.Policy.DEFAULT);
         for (int i = 0; i < 3; i++) cycles.cycleRecorded(APP, stopped(STOPPED));
         assertThat(overruns.problems()).singleElement().asString().contains("3 cycles or reloads in a row exceeded their deadline");
     }
@@ -29,7 +29,7 @@ class CycleDeadlinesTest {
     @Test
     void aCycleWithinItsBudgetOrFailingForAnotherReasonBreaksTheRun() {
         DeadlineOverruns overruns = new DeadlineOverruns(3);
-        CycleDeadlines cycles = new CycleDeadlines(overruns);
+        CycleDeadlines cycles = new CycleDeadlines(overruns, dev.runbook.engine.policy.Policy.DEFAULT);
         cycles.cycleRecorded(APP, stopped(STOPPED));
         cycles.cycleRecorded(APP, stopped(STOPPED));
         cycles.cycleRecorded(APP, stopped(OTHER));

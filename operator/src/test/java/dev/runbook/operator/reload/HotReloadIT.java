@@ -50,8 +50,8 @@ import static org.awaitility.Awaitility.await;
         "src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml"})
 class HotReloadIT {
     static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
-    static final ResourceDefinitionContext WEB_APPS = context("WebApp", "webapps");
-    static final ResourceDefinitionContext GREETERS = context("Greeter", "greeters");
+    static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;
+    static final ResourceDefinitionContext GREETERS = GreeterBundles.GREETERS;
 
     @TempDir
     Path work;
@@ -378,15 +378,11 @@ class HotReloadIT {
     }
 
     private static Path renamed(Path bundle, String name) {
-        edit(bundle.resolve("bundle.yaml"), "name: greeter\n", "name: " + name + "\n");
-        return bundle;
+        return GreeterBundles.renamed(bundle, name);
     }
 
-    /** The bundle reconciling Greeters instead of WebApps, its scenario too. */
     private static Path asGreeterKind(Path bundle) {
-        edit(bundle.resolve("bundle.yaml"), "kind: WebApp\n  plural: webapps", "kind: Greeter\n  plural: greeters");
-        edit(bundle.resolve("tests/greet.yaml"), "kind: WebApp", "kind: Greeter");
-        return bundle;
+        return GreeterBundles.asGreeterKind(bundle);
     }
 
     private static void edit(Path file, String from, String to) {
@@ -430,10 +426,5 @@ class HotReloadIT {
             if (configMap.equals(event.getInvolvedObject().getName())) events.add(event);
         }
         return events;
-    }
-
-    private static ResourceDefinitionContext context(String kind, String plural) {
-        return new ResourceDefinitionContext.Builder().withGroup("test.runbook.dev").withVersion("v1").withKind(kind)
-                .withPlural(plural).withNamespaced(true).build();
     }
 }

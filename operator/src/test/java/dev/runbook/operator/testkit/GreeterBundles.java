@@ -1,5 +1,7 @@
 package dev.runbook.operator.testkit;
 
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public final class GreeterBundles {
     public static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
+    /** The kind the greeter reconciles (src/test/resources/bundles/web-app/crds). */
+    public static final ResourceDefinitionContext WEB_APPS = testKind("WebApp", "webapps");
+    /** The kind a greeter edited by {@link #asGreeterKind} reconciles (its crds/). */
+    public static final ResourceDefinitionContext GREETERS = testKind("Greeter", "greeters");
 
     private GreeterBundles() {}
 
@@ -40,6 +46,24 @@ public final class GreeterBundles {
         Path bundle = greeter(work, copy, "hello");
         edit(bundle.resolve("rules/greet.drl"), "$app : Primary()", "$app : Primary(nmae == \"shop\")");
         return bundle;
+    }
+
+    /** The bundle reconciling Greeters instead of WebApps, its scenario too. */
+    public static Path asGreeterKind(Path bundle) {
+        edit(bundle.resolve("bundle.yaml"), "kind: WebApp\n  plural: webapps", "kind: Greeter\n  plural: greeters");
+        edit(bundle.resolve("tests/greet.yaml"), "kind: WebApp", "kind: Greeter");
+        return bundle;
+    }
+
+    /** The bundle under another name. */
+    public static Path renamed(Path bundle, String name) {
+        edit(bundle.resolve("bundle.yaml"), "name: greeter\n", "name: " + name + "\n");
+        return bundle;
+    }
+
+    private static ResourceDefinitionContext testKind(String kind, String plural) {
+        return new ResourceDefinitionContext.Builder().withGroup("test.runbook.dev").withVersion("v1").withKind(kind)
+                .withPlural(plural).withNamespaced(true).build();
     }
 
     /** Replaces {@code from}, which the file must hold, with {@code to}. */
