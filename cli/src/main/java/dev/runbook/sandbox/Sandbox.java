@@ -119,7 +119,6 @@ public final class Sandbox implements AutoCloseable {
         kinds = new LinkedHashSet<>(List.of(bundle.spec().primary().kind(),
                 new Kind("v1", "Pod"), new Kind("apps/v1", "StatefulSet"), new Kind("apps/v1", "Deployment"),
                 new Kind("batch/v1", "Job"), new Kind("v1", "Service"), new Kind("v1", "ConfigMap")));
-        bundle.spec().secondaries().forEach(secondary -> kinds.add(secondary.kind()));
         KubeCluster view = new KubeCluster(api, namespace, List.copyOf(kinds), clock);
         simulated = new SimulatedControllers(view, options.readyAfter());
         controllers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("sandbox-controllers"));

@@ -73,8 +73,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private static final Map<String, List<BuiltIn>> BUILT_IN = Map.of(
             "v1", List.of(new BuiltIn("pods", "Pod", true), new BuiltIn("services", "Service", true),
                     new BuiltIn("configmaps", "ConfigMap", true), new BuiltIn("events", "Event", true),
-                    new BuiltIn("secrets", "Secret", true), new BuiltIn("namespaces", "Namespace", false)),
-            "apps/v1", List.of(new BuiltIn("statefulsets", "StatefulSet", true)),
+                    new BuiltIn("secrets", "Secret", true), new BuiltIn("namespaces", "Namespace", false),
+                    new BuiltIn("nodes", "Node", false)),
+            "apps/v1", List.of(new BuiltIn("statefulsets", "StatefulSet", true), new BuiltIn("deployments", "Deployment", true)),
             "batch/v1", List.of(new BuiltIn("jobs", "Job", true)),
             "apiextensions.k8s.io/v1", List.of(new BuiltIn("customresourcedefinitions", "CustomResourceDefinition", false)));
 
