@@ -51,7 +51,7 @@ class ArchitectureTest {
     @Test
     void onlyTheSandboxAndTheScenarioKitUseTheSimulator() {
         check(noClasses().that().resideOutsideOfPackages("dev.runbook.engine.simulation..",
-                        "dev.runbook.engine.scenario..", "dev.runbook.operator.sandbox..")
+                        "dev.runbook.engine.scenario..", "dev.runbook.operator.simulation..", "dev.runbook.sandbox..")
                 .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.simulation.."));
     }
 
@@ -95,7 +95,7 @@ class ArchitectureTest {
                         "dev.runbook.operator.record..", "dev.runbook.operator.kube..", "dev.runbook.operator.error..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.cycle..",
                         "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.operator.cli..",
-                        "dev.runbook.operator.sandbox..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
+                        "dev.runbook.operator.simulation..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
     }
 
     @Test

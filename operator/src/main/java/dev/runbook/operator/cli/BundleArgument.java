@@ -14,12 +14,12 @@ import java.util.Map;
  * (docs/cli.md#the-compiled-bundle-cache): {@code RUNBOOK_BUNDLE_CACHE} names its directory, or
  * {@code off}; by default {@code $XDG_CACHE_HOME/runbook/bundles}, else {@code ~/.cache/runbook/bundles}.
  */
-final class BundleArgument {
+public final class BundleArgument {
     static final String CACHE_VARIABLE = "RUNBOOK_BUNDLE_CACHE";
 
     private BundleArgument() {}
 
-    static CompiledBundle compile(Path directory) {
+    public static CompiledBundle compile(Path directory) {
         var source = BundleLoader.load(directory);
         Path cache = cacheDirectory(System.getenv());
         return cache == null ? BundleCompiler.compile(source) : new CompiledBundleCache(cache).compile(source);

@@ -12,10 +12,10 @@ import java.util.function.IntSupplier;
  * Maps what can go wrong in a command to a message and an exit code, in one place. Bad input of any
  * kind exits 2 with one line per problem, {@code file:line:col: message}; nothing else is printed.
  */
-final class Failures {
+public final class Failures {
     private Failures() {}
 
-    static int guard(PrintWriter err, IntSupplier command) {
+    public static int guard(PrintWriter err, IntSupplier command) {
         try {
             return command.getAsInt();
         } catch (InvalidInputException e) {

@@ -7,14 +7,16 @@ import java.io.PrintWriter;
 import java.time.Clock;
 
 /**
- * The {@code runbook} command. Exit codes: 0 success, 1 a check failed (a refused plan), 2 bad
+ * The {@code runbook} command as the operator's image runs it: every command but {@code sandbox},
+ * which the cli module adds (with the API server it runs in the JVM) to build the full command line,
+ * {@code dev.runbook.cli.Runbook}. Exit codes: 0 success, 1 a check failed (a refused plan), 2 bad
  * input (unreadable bundle, DRL error, invalid state file), each with a message naming the file.
  */
 @Command(name = "runbook",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
-        subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class, SandboxCommand.class})
+        subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class})
 public final class RunbookCommand implements Runnable {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;
@@ -34,7 +36,16 @@ public final class RunbookCommand implements Runnable {
 
     /** Runs the command with an injected clock and streams, as tests do. */
     public static int execute(Clock clock, PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new RunbookCommand(), new Factory(clock));
+        return execute(commandLine(clock), out, err, args);
+    }
+
+    /** The command line with these commands, for a caller that adds more before {@link #execute(CommandLine, PrintWriter, PrintWriter, String...)}. */
+    public static CommandLine commandLine(Clock clock) {
+        return new CommandLine(new RunbookCommand(), new Factory(clock));
+    }
+
+    /** Runs {@code commandLine} (from {@link #commandLine(Clock)}) on these streams: bad options exit {@link #BAD_INPUT}. */
+    public static int execute(CommandLine commandLine, PrintWriter out, PrintWriter err, String... args) {
         commandLine.setOut(out);
         commandLine.setErr(err);
         // `run --bundle DIR --frobnicate` is an unknown option, not a second bundle directory named --frobnicate.

@@ -258,9 +258,9 @@ class DeployManifestsTest {
         assertThat(parsed.hasMatchedOption("--policy")).isTrue();
 
         Map<String, String> copies = containerfileCopies();
-        assertThat(copies.values()).as("the Containerfile copies the jar it runs").contains("operator/target/runbook.jar");
+        assertThat(copies.values()).as("the Containerfile copies the jar it runs").contains("cli/target/runbook.jar");
         assertThat(containerfileLines()).anySatisfy(line -> assertThat(line)
-                .startsWith("ENTRYPOINT [\"java\"").contains("\"-jar\", \"" + key(copies, "operator/target/runbook.jar") + "\""));
+                .startsWith("ENTRYPOINT [\"java\"").contains("\"-jar\", \"" + key(copies, "cli/target/runbook.jar") + "\""));
         List<String> bundles = bundleArguments(args);
         assertThat(bundles).isNotEmpty();
         for (String bundle : bundles) {
@@ -489,7 +489,7 @@ class DeployManifestsTest {
             words.removeIf(w -> w.startsWith("--"));
             assertThat(words).as("COPY SOURCE DESTINATION: %s", line).hasSize(2);
             assertThat(root.resolve(words.get(0))).as("%s: the source is in the project (build from its root)", line)
-                    .satisfiesAnyOf(p -> assertThat(p).isDirectory(), p -> assertThat(words.get(0)).isEqualTo("operator/target/runbook.jar"));
+                    .satisfiesAnyOf(p -> assertThat(p).isDirectory(), p -> assertThat(words.get(0)).isEqualTo("cli/target/runbook.jar"));
             copies.put(words.get(1).replaceAll("/$", ""), words.get(0).replaceAll("/$", ""));
         }
         return copies;

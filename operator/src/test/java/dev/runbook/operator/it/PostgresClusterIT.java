@@ -7,7 +7,7 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.SimulatedControllers;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
-import dev.runbook.operator.sandbox.KubeCluster;
+import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;

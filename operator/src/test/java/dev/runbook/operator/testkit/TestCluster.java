@@ -1,6 +1,6 @@
 package dev.runbook.operator.testkit;
 
-import dev.runbook.operator.sandbox.EmbeddedApiServer;
+import dev.runbook.apiserver.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -118,7 +118,7 @@ public final class TestCluster implements AutoCloseable {
 
     /** Installs (or updates) a CRD from a YAML file and waits until its kind is served. */
     public void installCrd(Path file) {
-        CustomResourceDefinition crd = dev.runbook.operator.kube.Crds.apply(client, file, "runbook-tests");
+        CustomResourceDefinition crd = dev.runbook.apiserver.Crds.apply(client, file, "runbook-tests");
         if (!isMock()) {
             await().atMost(CONVERGE).until(() -> {
                 var status = client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).get().getStatus();

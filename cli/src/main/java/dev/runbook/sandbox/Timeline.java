@@ -1,4 +1,4 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.sandbox;
 
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.cycle.CycleListener;

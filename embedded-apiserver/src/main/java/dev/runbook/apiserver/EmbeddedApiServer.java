@@ -1,4 +1,4 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.apiserver;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -174,7 +174,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** Installs (or updates) a CRD from a YAML file; the mock serves its kind at once. */
     public void installCrd(Path file) {
-        CustomResourceDefinition crd = dev.runbook.operator.kube.Crds.apply(client, file, "runbook-sandbox");
+        CustomResourceDefinition crd = Crds.apply(client, file, "runbook-sandbox");
         var names = crd.getSpec().getNames();
         for (var version : crd.getSpec().getVersions()) {
             BuiltIn kind = new BuiltIn(names.getPlural(), names.getKind(), "Namespaced".equals(crd.getSpec().getScope()),

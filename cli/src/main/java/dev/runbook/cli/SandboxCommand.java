@@ -1,7 +1,10 @@
-package dev.runbook.operator.cli;
+package dev.runbook.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.operator.sandbox.Sandbox;
+import dev.runbook.operator.cli.BundleArgument;
+import dev.runbook.operator.cli.Failures;
+import dev.runbook.operator.cli.RunbookCommand;
+import dev.runbook.sandbox.Sandbox;
 import dev.runbook.rules.function.Durations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,6 +32,8 @@ import java.util.concurrent.TimeUnit;
         + "needed): bootstrap its sample cluster to Healthy, run a failover drill, print a timeline.")
 final class SandboxCommand implements Callable<Integer> {
     static final String DEFAULT_BUNDLE = "runbooks/postgres-cluster";
+    /** How long the shutdown hook waits for the sandbox to close. */
+    private static final long STOP_TIMEOUT_SECONDS = 30;
     /** Exit code when the cluster did not converge, or the sandbox could not start. */
     static final int NOT_CONVERGED = 1;
 
@@ -136,7 +141,7 @@ final class SandboxCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> {
             stop.countDown();
             try {
-                stopped.await(RunCommand.STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                stopped.await(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

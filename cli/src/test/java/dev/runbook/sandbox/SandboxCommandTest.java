@@ -1,6 +1,6 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.sandbox;
 
-import dev.runbook.operator.cli.CommandResult;
+import dev.runbook.cli.Runbook;
 import dev.runbook.operator.cli.RunbookCommand;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.Config;
@@ -14,16 +14,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static dev.runbook.operator.cli.CommandResult.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** {@code runbook sandbox}, run in-process as from the command line (from the module directory). */
 class SandboxCommandTest {
+    private static final String WEB_APP = "../operator/src/test/resources/bundles/web-app";
+
+    /** What one run printed and returned. */
+    private record CommandResult(int exitCode, String out, String err) {}
+
+    private static CommandResult run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Runbook.execute(Clock.fixed(Instant.parse("2026-11-30T09:00:00Z"), ZoneOffset.UTC),
+                new PrintWriter(out), new PrintWriter(err), args);
+        return new CommandResult(code, out.toString(), err.toString());
+    }
+
     @Test
     void theSampleBootstrapsToHealthyThenFailsOverToTheReplicaWithTheMostReplayedWal() {
         CommandResult result = run("sandbox");
@@ -74,10 +88,10 @@ class SandboxCommandTest {
 
     @Test
     void aBundleOfAnotherKindIsRefused() {
-        CommandResult result = run("sandbox", "--bundle", "src/test/resources/bundles/web-app");
+        CommandResult result = run("sandbox", "--bundle", WEB_APP);
 
         assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
-        assertThat(result.err()).contains("src/test/resources/bundles/web-app: the sandbox runs a postgres-cluster bundle");
+        assertThat(result.err()).contains(WEB_APP + ": the sandbox runs a postgres-cluster bundle");
         assertThat(result.out()).isEmpty();
     }
 
@@ -86,7 +100,7 @@ class SandboxCommandTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         AtomicInteger code = new AtomicInteger(-1);
-        Thread command = new Thread(() -> code.set(RunbookCommand.execute(Clock.systemUTC(), new PrintWriter(out),
+        Thread command = new Thread(() -> code.set(Runbook.execute(Clock.systemUTC(), new PrintWriter(out),
                 new PrintWriter(err), "sandbox", "--keep-running")), "sandbox-under-test");
         command.start();
         try {

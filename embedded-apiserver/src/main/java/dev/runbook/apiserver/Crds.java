@@ -1,4 +1,4 @@
-package dev.runbook.operator.kube;
+package dev.runbook.apiserver;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,4 +1,4 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

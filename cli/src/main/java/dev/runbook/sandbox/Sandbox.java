@@ -1,4 +1,4 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.sandbox;
 
 import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.engine.bundle.Kind;
@@ -6,7 +6,8 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.SimulatedControllers;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
-import dev.runbook.operator.sandbox.KubeCluster;
+import dev.runbook.apiserver.EmbeddedApiServer;
+import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.rules.fact.ObjectPath;
 import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

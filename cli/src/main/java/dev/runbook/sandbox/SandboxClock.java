@@ -1,4 +1,4 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.sandbox;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,6 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.operator.testkit;
 
-import dev.runbook.operator.testkit.RunbookIT;
-import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.apiserver.ApplyShimDispatcher;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

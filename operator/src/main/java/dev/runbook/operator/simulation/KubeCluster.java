@@ -1,4 +1,4 @@
-package dev.runbook.operator.sandbox;
+package dev.runbook.operator.simulation;
 
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.simulation.Cluster;
