@@ -141,9 +141,11 @@ public final class ReconcileCycle {
                 // can (a value the schema refuses, conflicts that did not end); the cycle is recorded without
                 // them, naming them, and a temporary failure is retried as before.
                 ActionFailedException refused = statusFailed(statusActions, e);
-                failedAction = statusActions.get(0);
-                failure = ErrorMapping.classify(refused);
-                cause = refused;
+                if (failure == null) { // an action that failed earlier stays the cycle's failure
+                    failedAction = statusActions.get(0);
+                    failure = ErrorMapping.classify(refused);
+                    cause = refused;
+                }
                 List<PlannedAction> notWritten = statusActions;
                 report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision,
                         applied.stream().filter(a -> !notWritten.contains(a.planned())).toList(), failedAction, failure,
