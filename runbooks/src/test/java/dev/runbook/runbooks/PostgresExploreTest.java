@@ -59,6 +59,19 @@ class PostgresExploreTest {
     }
 
     @Test
+    void findsAReplicaRunningAsPrimaryUnfencedWhenTheSplitBrainFencingIsMissing(@TempDir Path temp) throws IOException {
+        Path copy = copyWithout(temp, "rules/failover.drl", "rule \"Fence every extra primary at once\"");
+
+        Explorer.Report report = exploreWithDefaults(copy, temp.resolve("out"));
+
+        String invariant = "A pod that runs as primary besides the current primary is fenced after the cycle";
+        Explorer.Found found = report.found().stream()
+                .filter(f -> f.finding().what().equals(invariant)).findFirst().orElseThrow(() ->
+                        new AssertionError("no unfenced second primary found: " + report.found()));
+        assertReplaysFailing(copy, found, "invariant violated: " + invariant);
+    }
+
+    @Test
     void findsTheMissingPauseGuardWithinTheDefaultBudget(@TempDir Path temp) throws IOException {
         Path copy = copyWithout(temp, "rules/bootstrap.drl", null);
 

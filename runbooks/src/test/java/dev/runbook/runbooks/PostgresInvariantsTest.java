@@ -23,6 +23,7 @@ class PostgresInvariantsTest {
     @Test
     void theBundleDeclaresItsInvariants() {
         assertThat(Invariants.load(BUNDLE).names()).containsExactly(
+                "A pod that runs as primary besides the current primary is fenced after the cycle",
                 "At most one pod is labelled primary",
                 "Never delete a running backup",
                 "No action while paused",

@@ -31,14 +31,15 @@ public final class BundleSpecParser {
         keys.put("", List.of("name", "version", "description", "primary", "secondaries", "reconcilePeriod", "mode",
                 "fieldManager", "parameters", "limits", "cleanup"));
         keys.put("primary", List.of("apiVersion", "kind", "plural", "namespaced"));
-        keys.put("secondaries[]", List.of("apiVersion", "kind", "mapping", "selector"));
+        keys.put("secondaries[]", List.of("apiVersion", "kind", "mapping", "selector", "reference"));
+        keys.put("secondaries[].reference", List.of("by", "field"));
         keys.put("parameters.NAME", List.of("default", "type", "description"));
         keys.put("cleanup", List.of("deadline"));
         keys.put("limits", List.of("maxFirings", "maxActions", "namespaces", "protectedKinds", "cycleDeadline"));
         return java.util.Collections.unmodifiableMap(keys);
     }
 
-    private static String[] keysOf(String section) {
+    static String[] keysOf(String section) {
         return KEYS.get(section).toArray(String[]::new);
     }
 
@@ -124,7 +125,7 @@ public final class BundleSpecParser {
                 try {
                     return SecondaryKind.Mapping.valueOf(text.trim().toUpperCase(Locale.ROOT));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("'" + text + "' is not a mapping: use owner or labels");
+                    throw new IllegalArgumentException("'" + text + "' is not a mapping: use owner, labels or reference");
                 }
             });
             Map<String, String> selector = new LinkedHashMap<>();
@@ -136,7 +137,7 @@ public final class BundleSpecParser {
                 throw item.error("selector", "missing: a labels mapping needs a selector, "
                         + "e.g. app.kubernetes.io/instance: \"{name}\"");
             }
-            result.add(new SecondaryKind(kind, mapping, selector));
+            result.add(new SecondaryKind(kind, mapping, selector, SecondaryReferences.reference(item, kind, mapping, result)));
         }
         return result;
     }

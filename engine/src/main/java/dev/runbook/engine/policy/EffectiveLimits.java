@@ -34,7 +34,10 @@ public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundle
     static Set<KindName> declaredKinds(BundleSpec spec) {
         Set<KindName> kinds = new LinkedHashSet<>();
         kinds.add(KindName.of(spec.primary().kind().kind(), spec.primary().kind().group()));
-        for (SecondaryKind secondary : spec.secondaries()) kinds.add(KindName.of(secondary.kind().kind(), secondary.kind().group()));
+        for (SecondaryKind secondary : spec.secondaries()) {
+            // A cluster-scoped kind it reads (a Node) is no namespaced kind it may write: see ClusterScopedReads.
+            if (!secondary.clusterScoped()) kinds.add(KindName.of(secondary.kind().kind(), secondary.kind().group()));
+        }
         return kinds;
     }
 

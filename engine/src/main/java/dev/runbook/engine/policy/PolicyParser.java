@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * defaults:                 # bundles not named below; omitted: namespaces primary, kinds declared
  *   namespaces: primary     # or a list of namespaces
  *   kinds: declared         # or a list of kinds
- *   clusterScoped: []       # cluster-scoped kinds
+ *   clusterScoped: []       # cluster-scoped kinds it may write
+ *   clusterScopedReads: declared  # or a list of cluster-scoped kinds it may read (watch), e.g. [Node]
  * bundles:
  *   postgres-cluster:       # a bundle's name; missing keys come from defaults
  *     namespaces: [databases]
@@ -47,7 +48,7 @@ public final class PolicyParser {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     /** What {@link KindName#parse} reads: {@code jobs.batch}, {@code Job.batch}, {@code pods}, the plain {@code Job}. */
     private static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]*(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final String[] SECTION = {"namespaces", "kinds", "clusterScoped"};
+    private static final String[] SECTION = {"namespaces", "kinds", "clusterScoped", "clusterScopedReads"};
 
     private PolicyParser() {}
 
@@ -120,7 +121,12 @@ public final class PolicyParser {
                 ? names(map, "clusterScoped", KIND, "a cluster-scoped kind, group-qualified (e.g. "
                 + "clusterroles.rbac.authorization.k8s.io)")
                 : inherited.clusterScoped();
-        return new BundlePolicy(namespaces, kinds, clusterScoped);
+        Set<String> reads = inherited.clusterScopedReads();
+        if (map.has("clusterScopedReads")) {
+            reads = isWord(map, "clusterScopedReads", "declared") ? null
+                    : names(map, "clusterScopedReads", KIND, "a cluster-scoped kind, group-qualified as RBAC writes it (e.g. nodes), or the word declared instead of the list");
+        }
+        return new BundlePolicy(namespaces, kinds, clusterScoped, reads);
     }
 
     private static boolean isWord(YamlMap map, String key, String word) {

@@ -70,6 +70,40 @@ class BundleSpecParserTest {
     }
 
     @Test
+    void aClusterScopedKindIsMappedByTheObjectsThatNameIt() {
+        BundleSpec spec = BundleSpecParser.parse(MINIMAL + """
+                secondaries:
+                  - {apiVersion: v1, kind: Pod, mapping: labels, selector: {app: "{name}"}}
+                  - {apiVersion: v1, kind: Node, mapping: reference, reference: {by: Pod, field: spec.nodeName}}
+                  - {apiVersion: v1, kind: Secret, mapping: reference, reference: {by: Pod, field: spec.serviceAccountName}}
+                """);
+        SecondaryKind node = spec.secondaries().get(1);
+        assertThat(node.mapping()).isEqualTo(SecondaryKind.Mapping.REFERENCE);
+        assertThat(node.reference()).isEqualTo(new SecondaryKind.Reference("Pod", "spec.nodeName", true));
+        assertThat(node.clusterScoped()).isTrue();
+        assertThat(spec.secondaries().get(2).clusterScoped()).as("a namespaced kind is looked up in the pod's namespace").isFalse();
+        assertThat(spec.secondaries().get(0).clusterScoped()).isFalse();
+    }
+
+    @Test
+    void aReferenceMappingIsCheckedAgainstTheKindsDeclaredBeforeIt() {
+        String pods = MINIMAL + "secondaries:\n  - {apiVersion: v1, kind: Pod, mapping: labels, selector: {app: \"{name}\"}}\n";
+        assertThat(problemOf(pods + "  - {apiVersion: v1, kind: Node, mapping: labels, selector: {a: b}}\n").toString())
+                .isEqualTo("bundle.yaml:7:43: secondaries[1].mapping: Node is cluster-scoped: it has no owner in the primary's"
+                        + " namespace and no labels naming a primary; map it by the objects that name it: mapping: reference,"
+                        + " e.g. reference: {by: Pod, field: spec.nodeName}");
+        assertThat(problemOf(pods + "  - {apiVersion: v1, kind: Node, mapping: reference}\n").message())
+                .startsWith("secondaries[1].reference: missing: a reference mapping names the kind and the field");
+        assertThat(problemOf(pods + "  - {apiVersion: v1, kind: Node, mapping: reference, reference: {by: Job, field: spec.nodeName}}\n").message())
+                .isEqualTo("secondaries[1].reference.by: 'Job' is not a secondary kind declared above this one (by owner or labels):"
+                        + " declare the kind whose objects name Node first");
+        assertThat(problemOf(pods + "  - {apiVersion: v1, kind: Node, mapping: reference, reference: {by: Pod, field: \"spec..x\"}}\n").message())
+                .isEqualTo("secondaries[1].reference.field: 'spec..x' is not a dotted path of fields, e.g. spec.nodeName");
+        assertThat(problemOf(pods + "  - {apiVersion: v1, kind: Service, reference: {by: Pod, field: a}}\n").message())
+                .startsWith("secondaries[1].reference: only a reference mapping has a reference");
+    }
+
+    @Test
     void anUnknownKeyIsAnErrorAtItsLine() {
         Problem problem = problemOf(MINIMAL + "reconcilePeriodd: 30s\n");
         assertThat(problem.toString()).startsWith("bundle.yaml:5:1: reconcilePeriodd: unknown key: expected one of [");

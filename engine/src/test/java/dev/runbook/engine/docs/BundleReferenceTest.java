@@ -34,7 +34,7 @@ class BundleReferenceTest {
     void theFieldTableListsExactlyTheAcceptedKeys() throws IOException {
         Set<String> accepted = new TreeSet<>();
         BundleSpecParser.KEYS.forEach((section, keys) -> {
-            if (!section.isEmpty()) accepted.add(section.replace(".NAME", "").replace("[]", ""));
+            if (!section.isEmpty()) accepted.add(section.replace(".NAME", "").replaceAll("\\[]$", ""));
             keys.forEach(key -> accepted.add(section.isEmpty() ? key : section + "." + key));
         });
         accepted.remove("parameters");
@@ -57,7 +57,7 @@ class BundleReferenceTest {
         assertThat(spec.name()).isEqualTo("postgres-cluster");
         List<String> secondaryKinds = new ArrayList<>();
         spec.secondaries().forEach(s -> secondaryKinds.add(s.kind().kind()));
-        assertThat(secondaryKinds).containsExactly("Pod", "StatefulSet");
+        assertThat(secondaryKinds).containsExactly("Pod", "StatefulSet", "Node");
         assertThat(spec.parameters()).containsKeys("failoverDelay", "backupRetention");
     }
 }

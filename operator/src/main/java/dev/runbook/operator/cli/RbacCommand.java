@@ -40,7 +40,7 @@ final class RbacCommand implements Callable<Integer> {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             var needed = BundleRbac.needed(bundle);
             String name = "runbook-" + BundleRbac.spec(bundle).name();
-            out.print(RbacManifests.render(name, needed, namespaces, serviceAccount));
+            out.print(RbacManifests.render(name, needed, BundleRbac.clusterReads(bundle), namespaces, serviceAccount));
             out.flush();
             return RunbookCommand.OK;
         });

@@ -1,6 +1,7 @@
 package dev.runbook.operator.controller;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.ClusterScopedReads;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
@@ -318,6 +319,8 @@ public final class RunbookOperator implements AutoCloseable {
     }
 
     private Controller startOrRefuse(String source, ActiveBundle active, String verb) {
+        String unreadable = ClusterScopedReads.refusal(active.current().bundle().spec(), policy);
+        if (unreadable != null) throw new BundleRefusedException(source + ": refused: " + unreadable);
         try {
             return startController(source, active);
         } catch (RuntimeException e) {
@@ -329,6 +332,8 @@ public final class RunbookOperator implements AutoCloseable {
 
     private Controller startController(String source, ActiveBundle active) {
         var spec = active.current().bundle().spec();
+        String unreadable = ClusterScopedReads.refusal(spec, policy);
+        if (unreadable != null) throw new IllegalArgumentException(unreadable);
         api.register(spec.primary());
         Operator operator = new Operator(o -> o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)

@@ -30,8 +30,8 @@ import java.util.stream.Collectors;
 
 /**
  * The JOSDK reconciler of one bundle: it only connects JOSDK to the cycle. It declares one informer
- * per secondary kind of the bundle, each mapping its objects to their primary by owner reference or by
- * labels, and on each reconcile hands the primary and the cached secondaries to {@link ReconcileCycle}
+ * per secondary kind of the bundle, each mapping its objects to their primary by owner reference, by
+ * labels, or by the objects that name them ({@link ReferenceMapping}: the Nodes its Pods run on), and on each reconcile hands the primary and the cached secondaries to {@link ReconcileCycle}
  * and asks JOSDK to come back when the cycle says.
  *
  * <p>The primary's status is written by the cycle itself (merged, only when changed), never through
@@ -39,6 +39,8 @@ import java.util.stream.Collectors;
  * what the operator made. A bundle with cleanup rules gets a {@link CleaningReconciler} instead.
  */
 class RunbookReconciler<P extends GenericKubernetesResource> implements Reconciler<P> {
+    private static final HeartbeatFilter HEARTBEATS = new HeartbeatFilter();
+
     private final Class<P> primaryClass;
     private final PrimaryKind primaryKind;
     private final List<SecondaryKind> secondaries;
@@ -80,17 +82,37 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         primaries = context.getPrimaryCache();
         swaps = new SimpleInboundEventSource<>("bundle-swaps");
         sources.add(swaps);
+        Map<String, InformerEventSource<GenericKubernetesResource, P>> byKind = new java.util.HashMap<>();
+        Map<String, SecondaryToPrimaryMapper<GenericKubernetesResource>> mappers = new java.util.HashMap<>();
         for (int i = 0; i < secondaries.size(); i++) {
             SecondaryKind kind = secondaries.get(i);
             var builder = InformerEventSourceConfiguration
                     .from(new GroupVersionKind(kind.kind().apiVersion(), kind.kind().kind()), primaryClass)
-                    .withName(sourceName(i, kind))
-                    .withNamespacesInheritedFromController()
-                    .withSecondaryToPrimaryMapper(mapper(kind, context));
-            if (kind.mapping() == SecondaryKind.Mapping.LABELS) {
-                builder.withLabelSelector(new LabelMapping(kind.selector()).informerSelector());
+                    .withName(sourceName(i, kind));
+            SecondaryToPrimaryMapper<GenericKubernetesResource> mapper;
+            if (kind.mapping() == SecondaryKind.Mapping.REFERENCE) {
+                // A cluster-scoped kind (Nodes) is watched as a whole: it has no namespace to inherit.
+                if (kind.clusterScoped()) {
+                    builder.withWatchAllNamespaces().withFollowControllerNamespacesChanges(false);
+                } else {
+                    builder.withNamespacesInheritedFromController();
+                }
+                ReferenceMapping reference = new ReferenceMapping(kind);
+                var referring = byKind.get(kind.reference().by());
+                reference.indexReferring(referring, api::toMap);
+                mapper = reference.mapper(referring, mappers.get(kind.reference().by()));
+                builder.withOnUpdateFilter(HEARTBEATS::accept);
+            } else {
+                builder.withNamespacesInheritedFromController();
+                mapper = mapper(kind, context);
+                if (kind.mapping() == SecondaryKind.Mapping.LABELS) {
+                    builder.withLabelSelector(new LabelMapping(kind.selector()).informerSelector());
+                }
             }
-            sources.add(new InformerEventSource<>(builder.build(), context));
+            var source = new InformerEventSource<>(builder.withSecondaryToPrimaryMapper(mapper).build(), context);
+            byKind.putIfAbsent(kind.kind().kind(), source);
+            mappers.putIfAbsent(kind.kind().kind(), mapper);
+            sources.add(source);
         }
         return sources;
     }
@@ -112,6 +134,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
     }
 
     @Override
+    @SuppressWarnings("unchecked") // every secondary source is an InformerEventSource of generic resources
     public UpdateControl<P> reconcile(P resource, Context<P> context) {
         return UpdateControl.<P>noUpdate().rescheduleAfter(runCycle(resource, context));
     }
@@ -120,14 +143,29 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
     final Duration runCycle(P resource, Context<P> context) {
         List<List<Map<String, Object>>> observed = new ArrayList<>();
         for (int i = 0; i < secondaries.size(); i++) {
-            var source = context.eventSourceRetriever().getEventSourceFor(GenericKubernetesResource.class,
-                    sourceName(i, secondaries.get(i)));
-            observed.add(source.getSecondaryResources(resource).stream()
-                    .sorted(Comparator.comparing((GenericKubernetesResource o) -> o.getMetadata().getName()))
-                    .map(api::toMap)
-                    .toList());
+            SecondaryKind kind = secondaries.get(i);
+            var source = context.eventSourceRetriever().getEventSourceFor(GenericKubernetesResource.class, sourceName(i, kind));
+            List<GenericKubernetesResource> objects;
+            if (kind.mapping() == SecondaryKind.Mapping.REFERENCE) {
+                // The objects this primary's referring objects (its pods) name, from the cache.
+                var cache = (InformerEventSource<GenericKubernetesResource, P>) source;
+                objects = new ReferenceMapping(kind).referencedBy(observed.get(referringIndex(kind)), cache::get);
+            } else {
+                objects = source.getSecondaryResources(resource).stream()
+                        .sorted(Comparator.comparing((GenericKubernetesResource o) -> o.getMetadata().getName()))
+                        .toList();
+            }
+            observed.add(objects.stream().map(api::toMap).toList());
         }
         return cycle.run(api.toMap(resource), observed);
+    }
+
+    /** The position of the first secondary kind a reference mapping's objects are named by (declared before it). */
+    private int referringIndex(SecondaryKind kind) {
+        for (int i = 0; i < secondaries.size(); i++) {
+            if (secondaries.get(i).kind().kind().equals(kind.reference().by())) return i;
+        }
+        throw new IllegalStateException(kind.kind() + ": bundle.yaml's parser lets no reference name an undeclared kind");
     }
 
     @Override

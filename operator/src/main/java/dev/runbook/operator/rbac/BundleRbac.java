@@ -57,6 +57,9 @@ public final class BundleRbac {
         need(needed, primaryResource + "/finalizers", "update");
         Map<String, Kind> observed = new TreeMap<>();
         for (SecondaryKind secondary : spec.secondaries()) {
+            // A cluster-scoped kind (the Nodes the pods run on) is read across the cluster: no Role can
+            // grant that; clusterReads(directory) gives it to a ClusterRole of its own.
+            if (secondary.clusterScoped()) continue;
             observed.put(secondary.kind().kind(), secondary.kind());
             need(needed, resourceOf(secondary.kind()), "get", "list", "watch");
         }
@@ -72,6 +75,17 @@ public final class BundleRbac {
         }
         need(needed, "/events", "create", "get", "patch");
         return Collections.unmodifiableMap(needed);
+    }
+
+    /**
+     * The cluster-scoped kinds the bundle reads (get, list, watch), by {@code group/resource}: granted
+     * by a ClusterRole, and only when the policy's {@code clusterScopedReads} allows them.
+     */
+    public static Map<String, Set<String>> clusterReads(Path directory) {
+        Map<String, Set<String>> reads = new TreeMap<>();
+        spec(directory).secondaries().stream().filter(SecondaryKind::clusterScoped)
+                .forEach(secondary -> need(reads, resourceOf(secondary.kind()), "get", "list", "watch"));
+        return Collections.unmodifiableMap(reads);
     }
 
     /** {@code group/plural}; the core group is the empty string. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The Role and RoleBinding (one pair per namespace), or the ClusterRole and ClusterRoleBinding, that
@@ -19,18 +20,38 @@ public final class RbacManifests {
      * @param serviceAccount {@code NAMESPACE/NAME} of the operator's service account
      */
     public static String render(String name, Map<String, Set<String>> needed, List<String> namespaces, String serviceAccount) {
+        return render(name, needed, Map.of(), namespaces, serviceAccount);
+    }
+
+    /**
+     * As {@link #render(String, Map, List, String)}, with the cluster-scoped kinds the bundle reads
+     * ({@link BundleRbac#clusterReads}): in the ClusterRole when cluster-wide, otherwise in a
+     * ClusterRole {@code NAME-read-cluster} of their own beside the namespaced Roles.
+     */
+    public static String render(String name, Map<String, Set<String>> needed, Map<String, Set<String>> clusterReads,
+                                List<String> namespaces, String serviceAccount) {
         String[] account = serviceAccount.split("/", 2);
         if (account.length != 2 || account[0].isBlank() || account[1].isBlank()) {
             throw new IllegalArgumentException("--service-account: '" + serviceAccount + "' is not NAMESPACE/NAME, e.g. runbook-system/runbook-operator");
         }
         List<String> documents = new ArrayList<>();
         if (namespaces.isEmpty()) {
-            documents.add(role("ClusterRole", name, null, needed));
+            Map<String, Set<String>> all = new TreeMap<>(needed);
+            clusterReads.forEach((resource, verbs) -> all.merge(resource, verbs, (a, b) -> {
+                Set<String> both = new TreeSet<>(a);
+                both.addAll(b);
+                return both;
+            }));
+            documents.add(role("ClusterRole", name, null, all));
             documents.add(binding("ClusterRoleBinding", "ClusterRole", name, null, account));
         } else {
             for (String namespace : namespaces) {
                 documents.add(role("Role", name, namespace, needed));
                 documents.add(binding("RoleBinding", "Role", name, namespace, account));
+            }
+            if (!clusterReads.isEmpty()) {
+                documents.add(role("ClusterRole", name + "-read-cluster", null, clusterReads));
+                documents.add(binding("ClusterRoleBinding", "ClusterRole", name + "-read-cluster", null, account));
             }
         }
         return String.join("---\n", documents);

@@ -60,7 +60,22 @@ class RbacCommandTest {
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(documents(result.out())).extracting(d -> d.get("kind")).containsExactly("ClusterRole", "ClusterRoleBinding");
         assertThat(result.out()).contains("name: runbook-postgres-cluster", "    name: runner\n    namespace: ops\n")
-                .contains("resources: [pods]\n    verbs: [delete, get, list, patch, watch]");
+                .contains("resources: [pods]\n    verbs: [delete, get, list, patch, watch]")
+                .contains("resources: [nodes]\n    verbs: [get, list, watch]");
+    }
+
+    @Test
+    void theNodesABundleReadsGetAReadOnlyClusterRoleBesideTheNamespacedRoles() {
+        CommandResult result = CommandResult.run("rbac", ProjectFiles.of("runbooks/postgres-cluster").toString(), "--namespace", "databases");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        List<Map<String, Object>> documents = documents(result.out());
+        assertThat(documents).extracting(d -> d.get("kind")).containsExactly("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
+        assertThat(result.out().split("---\n")[0]).as("the namespaced Role").doesNotContain("nodes");
+        assertThat(result.out().split("---\n")[2]).as("the ClusterRole")
+                .contains("name: runbook-postgres-cluster-read-cluster")
+                .contains("resources: [nodes]\n    verbs: [get, list, watch]")
+                .doesNotContain("pods");
     }
 
     @Test

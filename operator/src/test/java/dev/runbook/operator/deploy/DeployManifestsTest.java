@@ -1,6 +1,9 @@
 package dev.runbook.operator.deploy;
 
+import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.policy.BundlePolicy;
+import dev.runbook.engine.policy.ClusterScopedKinds;
+import dev.runbook.engine.policy.ClusterScopedReads;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.policy.PolicyParser;
 import dev.runbook.operator.cli.RunbookCommand;
@@ -81,12 +84,16 @@ class DeployManifestsTest {
 
     /**
      * The manifests, sorted by path (the apply order); the kustomization is not, nor deploy/image/,
-     * the Helm chart (deploy/chart/, its templates are not YAML until rendered) or the build's output (deploy/target/).
+     * the Helm chart (deploy/chart/, its templates are not YAML until rendered), the build's output
+     * (deploy/target/), or deploy/postgres/, which is applied in each namespace that runs database pods,
+     * not with the operator (docs/instance-manager.md#permissions; checked in the instance module's
+     * InstanceRbacTest).
      */
     static List<Path> manifestFiles() throws IOException {
         try (Stream<Path> files = Files.walk(deploy)) {
             return files.filter(Files::isRegularFile)
-                    .filter(f -> !f.startsWith(deploy.resolve("target")) && !f.startsWith(deploy.resolve("chart")))
+                    .filter(f -> !f.startsWith(deploy.resolve("target")) && !f.startsWith(deploy.resolve("chart"))
+                            && !f.startsWith(deploy.resolve("postgres")))
                     .filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml"))
                     .sorted().toList();
         }
@@ -95,12 +102,13 @@ class DeployManifestsTest {
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRole", "Role", "RoleBinding", "Deployment",
-                "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
-        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one grant, "
-                        + "and the unbound roles aggregated into view, edit and admin")
+                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "ClusterRole", "ClusterRole",
+                "Role", "RoleBinding", "Deployment", "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
+        assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one"
+                        + " grant, reading Nodes (checked by theClusterRolesGrantReadingTheClusterScopedKindsTheBundleReadsAndNothingElse)"
+                        + " and the unbound roles aggregated into view, edit and admin")
                 .filteredOn(m -> m.kind().startsWith("Cluster"))
-                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE)
+                .allMatch(m -> m.file().getFileName().toString().equals(WEBHOOK_FILE) || m.name().equals("runbook-operator-read-nodes")
                         || m.file().getFileName().toString().equals(USER_ROLES_FILE) && m.kind().equals("ClusterRole"));
         Set<String> seen = new TreeSet<>();
         for (Manifest m : manifests) {
@@ -343,6 +351,39 @@ class DeployManifestsTest {
             assertThat(rules(role)).as("the Role in %s (group/resource -> verbs) against what the bundle needs", role.namespace())
                     .isEqualTo(needed);
         }
+    }
+
+    /**
+     * Outside the webhook's own ClusterRole, the operator's cluster-wide rights are reading (get, list,
+     * watch) the cluster-scoped kinds its bundle declares, exactly those the policy lets it read, each
+     * bound to the operator's ServiceAccount; no other verb, no other resource.
+     */
+    @Test
+    void theClusterRolesGrantReadingTheClusterScopedKindsTheBundleReadsAndNothingElse() throws IOException {
+        BundleSpec spec = dev.runbook.engine.bundle.BundleSpecParser.parse(Files.readString(bundleSource().resolve("bundle.yaml")));
+        List<String> reads = ClusterScopedReads.declared(spec);
+        assertThat(reads).as("the shipped bundle reads the Nodes its pods run on").containsExactly("Node");
+        assertThat(ClusterScopedReads.refusal(spec, policy())).as("the policy lets it read them").isNull();
+        assertThat(policy().forBundle(spec.name()).clusterScopedReads()).as("listed in the policy, not left to 'declared'")
+                .hasSameSizeAs(reads);
+        assertThat(policy().forBundle(spec.name()).clusterScoped()).as("reading grants no cluster-scoped write").isEmpty();
+        // Derived by the code behind `runbook rbac` (BundleRbac.clusterReads).
+        Map<String, Set<String>> needed = BundleRbac.clusterReads(bundleSource());
+        List<Manifest> clusterRoles = manifests.stream().filter(m -> m.kind().equals("ClusterRole"))
+                .filter(m -> !m.file().getFileName().toString().equals(WEBHOOK_FILE))
+                .filter(m -> !m.file().getFileName().toString().equals(USER_ROLES_FILE)).toList();
+        Map<String, Set<String>> granted = new TreeMap<>();
+        Manifest account = only("ServiceAccount");
+        for (Manifest role : clusterRoles) {
+            rules(role).forEach((resource, verbs) -> granted.computeIfAbsent(resource, k -> new TreeSet<>()).addAll(verbs));
+            Map<String, Object> binding = all("ClusterRoleBinding").stream().filter(b -> b.name().equals(role.name()))
+                    .findFirst().orElseThrow().object();
+            assertThat(map(binding, "roleRef")).containsEntry("kind", "ClusterRole").containsEntry("name", role.name());
+            assertThat(list(binding, "subjects")).singleElement().satisfies(subject -> assertThat(cast(subject))
+                    .containsEntry("kind", "ServiceAccount").containsEntry("name", account.name())
+                    .containsEntry("namespace", account.namespace()));
+        }
+        assertThat(granted).as("the ClusterRoles outside %s and %s (group/resource -> verbs)", WEBHOOK_FILE, USER_ROLES_FILE).isEqualTo(needed);
     }
 
     static Map<String, Set<String>> rules(Manifest role) {

@@ -38,6 +38,9 @@ class RbacIT {
     static KubernetesClient asOperator;
     static String own;
     static String granted;
+    /** The ClusterRole (and its binding) of deploy/20-rbac.yaml that lets the operator read Nodes. */
+    static final String READ_NODES = "runbook-operator-read-nodes";
+    static final List<GenericKubernetesResource> clusterScoped = new java.util.ArrayList<>();
 
     @BeforeAll
     static void applyDeploysRbac() throws IOException {
@@ -50,9 +53,12 @@ class RbacIT {
                 for (Object document : new Yaml().loadAll(in)) {
                     String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(document)
                             .replace("\"namespace\":\"" + DeployManifestsTest.NAMESPACE + "\"", "\"namespace\":\"" + own + "\"")
-                            .replace("\"namespace\":\"databases\"", "\"namespace\":\"" + granted + "\"");
+                            .replace("\"namespace\":\"databases\"", "\"namespace\":\"" + granted + "\"")
+                            // Cluster-scoped objects outlive the test's namespaces: named after them, deleted at the end.
+                            .replace("\"name\":\"" + READ_NODES + "\"", "\"name\":\"" + READ_NODES + "-" + own + "\"");
                     GenericKubernetesResource object = cluster.client().getKubernetesSerialization()
                             .unmarshal(json, GenericKubernetesResource.class);
+                    if (object.getMetadata().getNamespace() == null) clusterScoped.add(object);
                     cluster.client().resource(object).create();
                 }
             }
@@ -67,6 +73,7 @@ class RbacIT {
     @AfterAll
     static void cleanUp() {
         if (asOperator != null) asOperator.close();
+        for (GenericKubernetesResource object : clusterScoped) cluster.client().resource(object).delete();
     }
 
     private static boolean allowed(String verb, String group, String resource, String namespace) {
@@ -105,6 +112,15 @@ class RbacIT {
             patch  | postgres.runbook.dev      | postgresclusters/status  | granted     | true
             watch  | postgres.runbook.dev      | postgresclusters         | granted     | true
             create | ''                        | events                   | granted     | true
+            get    | ''                        | nodes                    | *           | true
+            list   | ''                        | nodes                    | *           | true
+            watch  | ''                        | nodes                    | *           | true
+            patch  | ''                        | nodes                    | *           | false
+            update | ''                        | nodes                    | *           | false
+            delete | ''                        | nodes                    | *           | false
+            patch  | ''                        | nodes/status             | *           | false
+            list   | ''                        | persistentvolumes        | *           | false
+            list   | ''                        | namespaces               | *           | false
             """)
     void theServiceAccountCanDoWhatThePolicyGrantsAndNothingElse(String verb, String group, String resource, String namespace,
                                                                   boolean expected) {

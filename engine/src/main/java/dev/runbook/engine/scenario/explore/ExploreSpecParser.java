@@ -99,8 +99,13 @@ public final class ExploreSpecParser {
         List<Node> items = map.list(key);
         for (int i = 0; i < items.size(); i++) {
             YamlMap item = map.listItem(key, i, items.get(i));
-            item.allowOnly("name", "changes");
+            item.allowOnly("name", "pods", "changes");
             String name = item.string("name", "say what happens, e.g. \"the user pauses the cluster\"");
+            Map<String, String> pods = new LinkedHashMap<>();
+            YamlMap podLabels = item.map("pods");
+            if (podLabels != null) {
+                for (String label : podLabels.keys()) pods.put(label, podLabels.string(label, "the label's value"));
+            }
             List<WorldChange> changes = ScenarioParser.changes(item);
             if (changes.isEmpty()) throw item.error("changes", "missing: the world changes, in the scenario format (docs/testing.md)");
             for (WorldChange change : changes) {
@@ -110,7 +115,10 @@ public final class ExploreSpecParser {
                             + unknown + ": use {primary}, {pod}, {step}, {spec.PATH} or {status.PATH}"));
                 }
             }
-            faults.add(new DeclaredFault(name, changes));
+            if (!pods.isEmpty() && !Placeholders.mentionsPod(changes)) {
+                throw item.error("pods", "chooses the pod {pod} stands for, but no change mentions {pod}");
+            }
+            faults.add(new DeclaredFault(name, pods, changes));
         }
         return faults;
     }

@@ -164,7 +164,7 @@ final class Trial {
         for (DeclaredFault reaction : declared) {
             World world = world(simulator, namespace, step);
             List<String> pods = Placeholders.mentionsPod(reaction.changes())
-                    ? world.livePods().stream().map(Resource::getName).toList() : java.util.Collections.singletonList(null);
+                    ? reaction.candidates(world).stream().map(Resource::getName).toList() : java.util.Collections.singletonList(null);
             for (String pod : pods) {
                 Optional<List<WorldChange>> filled = Placeholders.fill(reaction.changes(), world, pod);
                 filled.ifPresent(changes -> made.addAll(make(simulator, namespace, changes)));

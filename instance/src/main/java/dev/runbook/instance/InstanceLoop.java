@@ -1,0 +1,73 @@
+package dev.runbook.instance;
+
+import dev.runbook.instance.act.Actor;
+import dev.runbook.instance.act.Refused;
+import dev.runbook.instance.decide.Decider;
+import dev.runbook.instance.decide.Decision;
+import dev.runbook.instance.local.LocalInspector;
+import dev.runbook.instance.local.LocalState;
+import dev.runbook.instance.observe.ClusterObserver;
+import dev.runbook.instance.observe.Observation;
+import dev.runbook.instance.probe.ProbeServer;
+import dev.runbook.instance.report.PodReporter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pass: observe (API server, then the local server), decide, act, report. A failed pass is
+ * logged and the next one starts from what is observed again. A refusal is final for this process:
+ * it keeps reporting why and touches nothing until it is restarted.
+ */
+public final class InstanceLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceLoop.class);
+
+    private final ClusterObserver observer;
+    private final LocalInspector inspector;
+    private final Decider decider;
+    private final Actor actor;
+    private final PodReporter reporter;
+    private final ProbeServer probes;
+    private String refusal;
+    private String lastWhy = "";
+
+    public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
+                        PodReporter reporter, ProbeServer probes) {
+        this.observer = observer;
+        this.inspector = inspector;
+        this.decider = decider;
+        this.actor = actor;
+        this.reporter = reporter;
+        this.probes = probes;
+    }
+
+    public void pass() {
+        if (refusal != null) {
+            probes.passed(false, refusal);
+            return;
+        }
+        try {
+            Observation seen = observer.observe();
+            LocalState local = inspector.inspect();
+            Decision decision = decider.decide(seen, local);
+            if (!decision.why().equals(lastWhy)) {
+                LOG.info("{} ({}): {}", decision.step(), decision.upstream().isEmpty() ? "-" : decision.upstream(), decision.why());
+                lastWhy = decision.why();
+            }
+            reporter.report(decision.reportedRole(), local.lsn());
+            probes.passed(decision.ready(), decision.why());
+            actor.act(decision);
+        } catch (Refused e) {
+            refusal = e.getMessage();
+            LOG.error("refused, acting no more until restarted: {}", refusal);
+            probes.passed(false, refusal);
+            try {
+                reporter.problem("InstanceRefused", refusal);
+            } catch (RuntimeException reportFailed) {
+                LOG.warn("could not report the refusal: {}", reportFailed.getMessage());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("pass failed, trying again: {}", e.getMessage());
+            probes.passed(false, "the last pass failed: " + e.getMessage());
+        }
+    }
+}

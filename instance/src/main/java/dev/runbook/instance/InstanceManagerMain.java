@@ -1,0 +1,81 @@
+package dev.runbook.instance;
+
+import dev.runbook.instance.act.Actor;
+import dev.runbook.instance.address.Addresses;
+import dev.runbook.instance.address.ClusterDnsAddresses;
+import dev.runbook.instance.address.LoopbackAddresses;
+import dev.runbook.instance.config.Settings;
+import dev.runbook.instance.decide.Decider;
+import dev.runbook.instance.local.LocalInspector;
+import dev.runbook.instance.observe.ClusterObserver;
+import dev.runbook.instance.postgres.ConfigFiles;
+import dev.runbook.instance.postgres.PgCommands;
+import dev.runbook.instance.postgres.Sql;
+import dev.runbook.instance.probe.ProbeServer;
+import dev.runbook.instance.report.PodReporter;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The database container's entrypoint: wires the parts from the environment and runs a pass every interval. */
+public final class InstanceManagerMain {
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceManagerMain.class);
+    private static final int EXIT_BAD_SETTINGS = 2;
+    private static final int STALE_PASSES = 30;
+
+    private InstanceManagerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings settings;
+        try {
+            settings = Settings.fromEnvironment(System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("runbook-instance: " + e.getMessage());
+            System.exit(EXIT_BAD_SETTINGS);
+            return;
+        }
+        LOG.info("starting: {}", settings);
+        Clock clock = Clock.systemUTC();
+        ConfigFiles files = new ConfigFiles(settings);
+        files.prepareRunDirectory();
+        PgCommands commands = new PgCommands(settings, files);
+        Sql sql = new Sql(settings);
+        Addresses addresses = settings.addressFile().<Addresses>map(LoopbackAddresses::new)
+                .orElseGet(() -> new ClusterDnsAddresses(settings.clusterName(), settings.namespace(), 5432));
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        ProbeServer probes = new ProbeServer(settings.httpPort(), clock, settings.interval().multipliedBy(STALE_PASSES));
+        InstanceLoop loop = new InstanceLoop(
+                new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),
+                new LocalInspector(settings, sql, commands, files),
+                new Decider(settings.podName()),
+                new Actor(settings, commands, files, sql, addresses),
+                new PodReporter(client, settings.namespace(), settings.podName(), clock),
+                probes);
+
+        ScheduledExecutorService passes = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "instance-loop"));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // The container is stopping: end the loop, then stop the server cleanly (fast shutdown).
+            passes.shutdown();
+            try {
+                passes.awaitTermination(2, TimeUnit.MINUTES);
+                if (LocalInspector.dataState(settings.dataDir()) == dev.runbook.instance.local.DataState.VALID) {
+                    commands.stop();
+                }
+            } catch (RuntimeException | InterruptedException e) {
+                LOG.warn("stopping the server on shutdown: {}", e.getMessage());
+            }
+            probes.close();
+            stopped.countDown();
+        }, "shutdown"));
+        passes.scheduleWithFixedDelay(loop::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+        stopped.await();
+    }
+}

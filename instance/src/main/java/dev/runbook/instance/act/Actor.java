@@ -1,0 +1,132 @@
+package dev.runbook.instance.act;
+
+import dev.runbook.instance.address.Address;
+import dev.runbook.instance.address.Addresses;
+import dev.runbook.instance.config.Settings;
+import dev.runbook.instance.decide.Decision;
+import dev.runbook.instance.postgres.ConfigFiles;
+import dev.runbook.instance.postgres.PgCommands;
+import dev.runbook.instance.postgres.Sql;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out one {@link Decision}. Before it copies, rewinds onto or follows another server it
+ * checks that server's identity: the same {@code cluster_name}, and for a data directory that
+ * already exists the same system identifier. Anything else is {@link Refused}.
+ */
+public final class Actor {
+    private static final Logger LOG = LoggerFactory.getLogger(Actor.class);
+
+    private final Settings settings;
+    private final PgCommands commands;
+    private final ConfigFiles files;
+    private final Sql sql;
+    private final Addresses addresses;
+
+    public Actor(Settings settings, PgCommands commands, ConfigFiles files, Sql sql, Addresses addresses) {
+        this.settings = settings;
+        this.commands = commands;
+        this.files = files;
+        this.sql = sql;
+        this.addresses = addresses;
+    }
+
+    public void act(Decision decision) {
+        switch (decision.step()) {
+            case WAIT -> { }
+            case REFUSE -> throw new Refused(decision.why());
+            case INITDB -> {
+                LOG.info("initdb: {}", decision.why());
+                commands.initdb();
+                files.writeInitialSettings();
+                startAsPrimary();
+            }
+            case START_PRIMARY -> {
+                LOG.info("start as primary: {}", decision.why());
+                startAsPrimary();
+            }
+            case START_STANDBY -> {
+                LOG.info("start as standby: {}", decision.why());
+                Address address = addresses.of(decision.upstream());
+                checkSameSystem(decision.upstream(), address);
+                files.writeStandby(decision.upstream(), address);
+                commands.start();
+            }
+            case CLONE -> {
+                LOG.info("clone: {}", decision.why());
+                Address address = addresses.of(decision.upstream());
+                checkSameCluster(decision.upstream(), address);
+                commands.basebackup(address);
+                files.writeStandby(decision.upstream(), address);
+                commands.start();
+            }
+            case REWIND -> {
+                LOG.info("rewind: {}", decision.why());
+                Address address = addresses.of(decision.upstream());
+                checkSameSystem(decision.upstream(), address);
+                commands.rewind(files.conninfo(address, settings.podName()));
+                files.writeStandby(decision.upstream(), address);
+                commands.start();
+            }
+            case PROMOTE -> {
+                LOG.info("promote: {}", decision.why());
+                commands.promote();
+                files.clearStandby();
+                checkpoint();
+            }
+            case SET_SYNCHRONOUS -> {
+                LOG.info("synchronous_standby_names: {}", decision.why());
+                try {
+                    sql.setStandbyNames(decision.standbyNames());
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cannot set synchronous_standby_names: " + e.getMessage(), e);
+                }
+            }
+            case STOP -> {
+                LOG.info("stop: {}", decision.why());
+                commands.stop();
+            }
+        }
+    }
+
+    private void startAsPrimary() {
+        files.clearStandby();
+        commands.start();
+    }
+
+    private void checkpoint() {
+        try {
+            sql.checkpoint();
+        } catch (SQLException e) {
+            LOG.warn("checkpoint after promotion failed ({}); pg_rewind of the former primary may need another", e.getMessage());
+        }
+    }
+
+    private Sql.Identity identityOf(String upstream, Address address) {
+        try {
+            return sql.identity(address);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach " + upstream + " at " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Sql.Identity checkSameCluster(String upstream, Address address) {
+        Sql.Identity identity = identityOf(upstream, address);
+        if (!settings.qualifiedClusterName().equals(identity.clusterName())) {
+            throw new Refused(upstream + " at " + address + " serves the cluster '" + identity.clusterName() + "', not '"
+                    + settings.qualifiedClusterName() + "'; this instance follows no primary of another cluster");
+        }
+        return identity;
+    }
+
+    private void checkSameSystem(String upstream, Address address) {
+        Sql.Identity identity = checkSameCluster(upstream, address);
+        String mine = commands.controlData().getOrDefault("Database system identifier", "");
+        if (!mine.equals(identity.systemIdentifier())) {
+            throw new Refused(upstream + " at " + address + " has the system identifier " + identity.systemIdentifier()
+                    + ", but this data directory has " + mine + ": they are different databases; nothing is rewound or followed");
+        }
+    }
+}

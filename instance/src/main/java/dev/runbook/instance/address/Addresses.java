@@ -1,0 +1,9 @@
+package dev.runbook.instance.address;
+
+/**
+ * Turns an instance's pod name into the address of its server. In a cluster that is the pod's DNS
+ * name under the headless service; in the loopback test tier a file maps names to local ports.
+ */
+public interface Addresses {
+    Address of(String podName);
+}

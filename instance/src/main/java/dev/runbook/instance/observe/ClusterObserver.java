@@ -1,0 +1,74 @@
+package dev.runbook.instance.observe;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
+
+/**
+ * Reads this instance's pod, its PostgresCluster and the current primary's pod. Three GETs a pass:
+ * the instance manager keeps no cache, so a restarted one resumes from what the API server says.
+ */
+public final class ClusterObserver {
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String podName;
+    private final String clusterName;
+
+    public ClusterObserver(KubernetesClient client, String namespace, String podName, String clusterName) {
+        this.client = client;
+        this.namespace = namespace;
+        this.podName = podName;
+        this.clusterName = clusterName;
+    }
+
+    public Observation observe() {
+        Pod own = client.pods().inNamespace(namespace).withName(podName).get();
+        GenericKubernetesResource cluster = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
+                .inNamespace(namespace).withName(clusterName).get();
+        Map<String, Object> status = cluster == null ? Map.of() : section(cluster, "status");
+        Map<String, Object> spec = cluster == null ? Map.of() : section(cluster, "spec");
+        Object replication = spec.get("replication");
+        boolean synchronous = replication instanceof Map<?, ?> r && Boolean.TRUE.equals(r.get("synchronous"));
+        String current = text(status.get("currentPrimary"));
+        PeerPod currentPod = current.isEmpty() || current.equals(podName) ? null : peer(current);
+        return new Observation(
+                own != null,
+                own == null ? "" : labels(own).getOrDefault(Observation.ROLE_LABEL, ""),
+                cluster != null,
+                current,
+                text(status.get("targetPrimary")),
+                text(status.get("promotionReason")),
+                text(status.get("primaryLsn")),
+                synchronous,
+                currentPod);
+    }
+
+    private PeerPod peer(String name) {
+        Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+        if (pod == null) {
+            return PeerPod.absent(name);
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return new PeerPod(name, true, pod.getMetadata().getDeletionTimestamp() != null, ready,
+                labels(pod).getOrDefault(Observation.ROLE_LABEL, ""),
+                annotations.getOrDefault(Observation.REPORTED_ROLE, ""),
+                annotations.getOrDefault(Observation.REPLAYED_LSN, ""));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> section(GenericKubernetesResource cluster, String name) {
+        Object value = cluster.getAdditionalProperties().get(name);
+        return value instanceof Map ? (Map<String, Object>) value : Map.of();
+    }
+
+    private static Map<String, String> labels(Pod pod) {
+        return pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+    }
+
+    private static String text(Object value) {
+        return value == null ? "" : value.toString();
+    }
+}

@@ -1,0 +1,151 @@
+package dev.runbook.instance.postgres;
+
+import dev.runbook.instance.address.Address;
+import dev.runbook.instance.config.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The files the instance manager owns: its settings in the data directory ({@code runbook.conf},
+ * {@code runbook-standby.conf}, {@code pg_hba.conf}, {@code standby.signal}) and, outside it, the
+ * passfile the tools and the standby's walreceiver read the password from.
+ */
+public final class ConfigFiles {
+    static final String SETTINGS = "runbook.conf";
+    static final String STANDBY = "runbook-standby.conf";
+    private static final String UPSTREAM_MARK = "# upstream: ";
+
+    private final Settings settings;
+
+    public ConfigFiles(Settings settings) {
+        this.settings = settings;
+    }
+
+    public Path passFile() {
+        return settings.runDir().resolve("pgpass");
+    }
+
+    public Path serverLog() {
+        return settings.runDir().resolve("postgresql.log");
+    }
+
+    /** The run directory and the passfile, both readable by this user only. */
+    public void prepareRunDirectory() {
+        try {
+            Files.createDirectories(settings.runDir());
+            Files.setPosixFilePermissions(settings.runDir(), PosixFilePermissions.fromString("rwx------"));
+            writePrivate(passFile(), "*:*:*:" + Settings.SUPERUSER + ":" + escape(settings.password()) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the run directory " + settings.runDir(), e);
+        }
+    }
+
+    public Path writePasswordFile() {
+        Path file = settings.runDir().resolve("initdb-password");
+        writePrivate(file, settings.password() + "\n");
+        return file;
+    }
+
+    /** After initdb: replication and the settings every instance of the cluster shares. */
+    public void writeInitialSettings() {
+        Path data = settings.dataDir();
+        append(data.resolve("postgresql.conf"), "\ninclude_if_exists = '" + SETTINGS + "'\ninclude_if_exists = '" + STANDBY + "'\n");
+        write(data.resolve(SETTINGS), String.join("\n",
+                "# Written by the instance manager at initdb; copied to every replica with the data.",
+                "cluster_name = '" + settings.qualifiedClusterName() + "'",
+                "wal_level = replica",
+                "max_wal_senders = 10",
+                "max_replication_slots = 10",
+                "wal_keep_size = '512MB'",
+                "hot_standby = on",
+                "hot_standby_feedback = on",
+                "wal_log_hints = on",
+                "recovery_target_timeline = 'latest'",
+                ""));
+        write(data.resolve("pg_hba.conf"), String.join("\n",
+                "# Written by the instance manager: passwords (SCRAM) for every connection, replication included.",
+                "local   all          all               scram-sha-256",
+                "host    all          all  0.0.0.0/0    scram-sha-256",
+                "host    all          all  ::/0         scram-sha-256",
+                "host    replication  all  0.0.0.0/0    scram-sha-256",
+                "host    replication  all  ::/0         scram-sha-256",
+                ""));
+    }
+
+    /** Makes the next start a standby of {@code upstream} at {@code address}. */
+    public void writeStandby(String upstream, Address address) {
+        write(settings.dataDir().resolve(STANDBY), String.join("\n",
+                UPSTREAM_MARK + upstream,
+                "primary_conninfo = '" + conninfo(address, settings.podName()) + "'",
+                ""));
+        write(settings.dataDir().resolve("standby.signal"), "");
+    }
+
+    /** A primary follows nobody: no standby.signal, no upstream (so a later rejoin always rewinds). */
+    public void clearStandby() {
+        deleteQuietly(settings.dataDir().resolve("standby.signal"));
+        deleteQuietly(settings.dataDir().resolve(STANDBY));
+    }
+
+    public String upstream() {
+        Path file = settings.dataDir().resolve(STANDBY);
+        try {
+            if (!Files.exists(file)) {
+                return "";
+            }
+            Optional<String> mark = Files.readAllLines(file).stream().filter(l -> l.startsWith(UPSTREAM_MARK)).findFirst();
+            return mark.map(l -> l.substring(UPSTREAM_MARK.length()).trim()).orElse("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    public String conninfo(Address address, String applicationName) {
+        return "host=" + address.host() + " port=" + address.port() + " user=" + Settings.SUPERUSER
+                + " passfile=" + passFile() + " application_name=" + applicationName + " connect_timeout=5";
+    }
+
+    public void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a leftover file in the private run directory is harmless
+        }
+    }
+
+    private static String escape(String password) {
+        return password.replace("\\", "\\\\").replace(":", "\\:");
+    }
+
+    private static void writePrivate(Path file, String text) {
+        try {
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private static void append(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

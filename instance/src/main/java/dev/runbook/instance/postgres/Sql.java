@@ -1,0 +1,76 @@
+package dev.runbook.instance.postgres;
+
+import dev.runbook.instance.address.Address;
+import dev.runbook.instance.config.Settings;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/** The few SQL statements the instance manager needs, over JDBC, one short connection each. */
+public final class Sql {
+    private static final int CONNECT_TIMEOUT_SECONDS = 3;
+
+    private final Settings settings;
+
+    public Sql(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** What the local server says about itself. */
+    public record ServerState(boolean inRecovery, String lsn, String standbyNames) {
+    }
+
+    public ServerState local() throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select pg_is_in_recovery(), case when pg_is_in_recovery()"
+                     + " then coalesce(pg_last_wal_replay_lsn(), pg_last_wal_receive_lsn())::text"
+                     + " else pg_current_wal_flush_lsn()::text end, current_setting('synchronous_standby_names')")) {
+            r.next();
+            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2), r.getString(3));
+        }
+    }
+
+    /** A checkpoint right after promotion, so that pg_rewind reads the new timeline from the control file. */
+    public void checkpoint() throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
+            s.execute("checkpoint");
+        }
+    }
+
+    /**
+     * Sets {@code synchronous_standby_names} on the primary ("" for asynchronous replication) and
+     * reloads. ALTER SYSTEM takes no bind parameters; the value is one of the instance manager's own
+     * constants, quoted as a literal all the same.
+     */
+    public void setStandbyNames(String value) throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
+            s.execute("alter system set synchronous_standby_names = '" + value.replace("'", "''") + "'");
+            s.execute("select pg_reload_conf()");
+        }
+    }
+
+    /** Who another server says it is: its cluster_name and its system identifier. */
+    public record Identity(String clusterName, String systemIdentifier) {
+    }
+
+    public Identity identity(Address address) throws SQLException {
+        try (Connection c = connect(address); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select current_setting('cluster_name'), system_identifier::text from pg_control_system()")) {
+            r.next();
+            return new Identity(r.getString(1), r.getString(2));
+        }
+    }
+
+    private Connection connect(Address address) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", Settings.SUPERUSER);
+        props.setProperty("password", settings.password());
+        props.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
+        props.setProperty("socketTimeout", "30");
+        props.setProperty("ApplicationName", "runbook-instance-manager");
+        return DriverManager.getConnection("jdbc:postgresql://" + address.host() + ":" + address.port() + "/postgres", props);
+    }
+}

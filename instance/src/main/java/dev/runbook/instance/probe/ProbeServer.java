@@ -1,0 +1,68 @@
+package dev.runbook.instance.probe;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+
+/**
+ * The pod's probes. {@code /readyz}: 200 while the instance plays the role it was given (see
+ * docs/instance-manager.md#probes), 503 with the reason otherwise. {@code /healthz}: 200 while the
+ * manager's loop keeps turning (its last pass is younger than {@code stale}).
+ */
+public final class ProbeServer implements AutoCloseable {
+    private final HttpServer server;
+    private final Clock clock;
+    private final Duration stale;
+    private volatile boolean ready;
+    private volatile String why = "starting";
+    private volatile Instant lastPass;
+
+    public ProbeServer(int port, Clock clock, Duration stale) throws IOException {
+        this.clock = clock;
+        this.stale = stale;
+        this.lastPass = clock.instant();
+        this.server = HttpServer.create(new InetSocketAddress(port), 16);
+        server.createContext("/readyz", exchange -> answer(exchange, ready, why));
+        server.createContext("/healthz", exchange -> {
+            boolean alive = Duration.between(lastPass, clock.instant()).compareTo(stale) < 0;
+            answer(exchange, alive, alive ? "ok" : "no pass since " + lastPass);
+        });
+        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "probes");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public void passed(boolean ready, String why) {
+        this.ready = ready;
+        this.why = why;
+        this.lastPass = clock.instant();
+    }
+
+    private static void answer(HttpExchange exchange, boolean ok, String body) throws IOException {
+        byte[] bytes = (body + "\n").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(ok ? 200 : 503, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

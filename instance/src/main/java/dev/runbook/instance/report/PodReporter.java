@@ -1,0 +1,98 @@
+package dev.runbook.instance.report;
+
+import dev.runbook.instance.observe.Observation;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Writes what the instance reports onto its own pod, and nowhere else: the role it runs as and its
+ * WAL position as annotations (a JSON merge patch, sent only when they changed), and a problem as a
+ * Warning event plus an annotation that says why.
+ */
+public final class PodReporter {
+    public static final String PROBLEM = "postgres.runbook.dev/instance-problem";
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String podName;
+    private final Clock clock;
+    private Map<String, String> lastSent = Map.of();
+
+    public PodReporter(KubernetesClient client, String namespace, String podName, Clock clock) {
+        this.client = client;
+        this.namespace = namespace;
+        this.podName = podName;
+        this.clock = clock;
+    }
+
+    /** The role ("" removes the annotations) and position; nothing is sent when both are unchanged. */
+    public void report(String reportedRole, String lsn) {
+        Map<String, String> wanted = new LinkedHashMap<>();
+        wanted.put(Observation.REPORTED_ROLE, reportedRole.isEmpty() ? null : reportedRole);
+        wanted.put(Observation.REPLAYED_LSN, reportedRole.isEmpty() || lsn.isEmpty() ? null : lsn);
+        wanted.put(PROBLEM, null);
+        if (wanted.equals(lastSent)) {
+            return;
+        }
+        patchAnnotations(wanted);
+        lastSent = wanted;
+    }
+
+    /** Once per problem: a Warning event on the pod and the annotation, so kubectl describe shows why. */
+    public void problem(String reason, String message) {
+        Map<String, String> wanted = new LinkedHashMap<>();
+        wanted.put(Observation.REPORTED_ROLE, null);
+        wanted.put(Observation.REPLAYED_LSN, null);
+        wanted.put(PROBLEM, message);
+        if (wanted.equals(lastSent)) {
+            return;
+        }
+        patchAnnotations(wanted);
+        lastSent = wanted;
+        Pod pod = client.pods().inNamespace(namespace).withName(podName).get();
+        String now = clock.instant().toString();
+        client.v1().events().inNamespace(namespace).resource(new EventBuilder()
+                .withNewMetadata().withName(podName + "." + UUID.randomUUID().toString().substring(0, 8)).endMetadata()
+                .withNewInvolvedObject().withApiVersion("v1").withKind("Pod").withNamespace(namespace).withName(podName)
+                    .withUid(pod == null ? null : pod.getMetadata().getUid()).endInvolvedObject()
+                .withType("Warning").withReason(reason).withMessage(message)
+                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .withNewSource().withComponent("runbook-instance-manager").endSource()
+                .build()).create();
+    }
+
+    private void patchAnnotations(Map<String, String> annotations) {
+        StringBuilder json = new StringBuilder("{\"metadata\":{\"annotations\":{");
+        boolean first = true;
+        for (Map.Entry<String, String> e : annotations.entrySet()) {
+            if (!first) {
+                json.append(',');
+            }
+            first = false;
+            json.append(quote(e.getKey())).append(':').append(e.getValue() == null ? "null" : quote(e.getValue()));
+        }
+        json.append("}}}");
+        client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE), json.toString());
+    }
+
+    private static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : Objects.requireNonNull(text).toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                default -> out.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+        }
+        return out.append('"').toString();
+    }
+}

@@ -1,0 +1,73 @@
+package dev.runbook.instance.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class PodReporterTest {
+    KubernetesClient client;
+    private PodReporter reporter;
+
+    @BeforeEach
+    void pods() {
+        for (String name : new String[] {"pg-0", "pg-1"}) {
+            client.pods().inNamespace("db").resource(new PodBuilder().withNewMetadata().withName(name).withNamespace("db")
+                    .addToLabels("postgres.runbook.dev/role", "replica").addToAnnotations("kept", "yes").endMetadata().build()).create();
+        }
+        reporter = new PodReporter(client, "db", "pg-1", Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC));
+    }
+
+    private Pod pod(String name) {
+        return client.pods().inNamespace("db").withName(name).get();
+    }
+
+    @Test
+    void reportsRoleAndPositionOnItsOwnPodOnly() {
+        reporter.report("primary", "0/3000060");
+        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry("postgres.runbook.dev/reported-role", "primary")
+                .containsEntry("postgres.runbook.dev/replayed-lsn", "0/3000060").containsEntry("kept", "yes");
+        assertThat(pod("pg-1").getMetadata().getLabels()).as("labels are the operator's").containsEntry("postgres.runbook.dev/role", "replica");
+        assertThat(pod("pg-0").getMetadata().getAnnotations()).isEqualTo(Map.of("kept", "yes"));
+    }
+
+    @Test
+    void sendsNothingWhenNothingChanged() {
+        reporter.report("replica", "0/1");
+        String version = pod("pg-1").getMetadata().getResourceVersion();
+        reporter.report("replica", "0/1");
+        assertThat(pod("pg-1").getMetadata().getResourceVersion()).isEqualTo(version);
+    }
+
+    @Test
+    void anEmptyRoleRemovesTheReport() {
+        reporter.report("replica", "0/1");
+        reporter.report("", "0/1");
+        // null in a merge patch removes the key on an API server; the fabric8 mock keeps it with a null value.
+        assertThat(pod("pg-1").getMetadata().getAnnotations().get("postgres.runbook.dev/reported-role")).isNull();
+        assertThat(pod("pg-1").getMetadata().getAnnotations().get("postgres.runbook.dev/replayed-lsn")).isNull();
+    }
+
+    @Test
+    void aProblemIsAnAnnotationAndAWarningEventOnItsPod() {
+        reporter.report("primary", "0/1");
+        reporter.problem("InstanceRefused", "initdb would start a new, empty database");
+        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry(PodReporter.PROBLEM, "initdb would start a new, empty database");
+        assertThat(pod("pg-1").getMetadata().getAnnotations().get("postgres.runbook.dev/reported-role")).isNull();
+        assertThat(pod("pg-1").getMetadata().getAnnotations().get("postgres.runbook.dev/replayed-lsn")).isNull();
+        assertThat(client.v1().events().inNamespace("db").list().getItems()).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("InstanceRefused");
+            assertThat(e.getInvolvedObject().getName()).isEqualTo("pg-1");
+        });
+    }
+}
