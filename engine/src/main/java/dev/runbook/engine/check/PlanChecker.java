@@ -62,15 +62,12 @@ public final class PlanChecker {
             List<FieldWrite> w = p.action().fieldWrites();
             writes.add(w);
             identities.add(p.action().identity());
-            Set<ObjectRef> targets = new HashSet<>();
-            for (FieldWrite x : w) targets.add(x.target());
-            written.add(targets);
+            written.add(targets(w));
         }
         for (int i = 0; i < size; i++) {
             for (int j = i + 1; j < size; j++) {
                 // Writes to different objects never conflict: skip the field-by-field comparison.
-                if (!identities.get(i).equals(identities.get(j))
-                        && Collections.disjoint(written.get(i), written.get(j))) continue;
+                if (!identities.get(i).equals(identities.get(j)) && disjoint(written.get(i), written.get(j))) continue;
                 String conflict = conflict(plan.get(i).action(), identities.get(i), writes.get(i),
                         plan.get(j).action(), identities.get(j), writes.get(j));
                 if (conflict != null) {
@@ -84,6 +81,26 @@ public final class PlanChecker {
             }
         }
         return problems;
+    }
+
+    /** The objects the writes touch: most actions write one object, and its set is a singleton. */
+    private static Set<ObjectRef> targets(List<FieldWrite> writes) {
+        if (writes.isEmpty()) return Set.of();
+        ObjectRef first = writes.get(0).target();
+        for (FieldWrite write : writes) {
+            if (!write.target().equals(first)) {
+                Set<ObjectRef> targets = new HashSet<>();
+                for (FieldWrite x : writes) targets.add(x.target());
+                return targets;
+            }
+        }
+        return Set.of(first);
+    }
+
+    private static boolean disjoint(Set<ObjectRef> a, Set<ObjectRef> b) {
+        if (a.isEmpty() || b.isEmpty()) return true;
+        if (a.size() == 1 && b.size() == 1) return !a.iterator().next().equals(b.iterator().next());
+        return Collections.disjoint(a, b);
     }
 
     private static String conflict(Action a, String aIdentity, List<FieldWrite> aWrites,

@@ -122,6 +122,7 @@ public final class DecisionCycle {
                 action = cleanup.withFinalizer(bundle.spec().finalizer());
             }
             action = ExplicitNamespace.of(action, observation.primary().getNamespace());
+            action = RecommendedLabels.of(action, bundle.name(), observation.primary());
             Form form = new Form(action);
             actionByForm.putIfAbsent(form, action);
             List<String> rules = rulesByForm.computeIfAbsent(form, a -> new ArrayList<>());

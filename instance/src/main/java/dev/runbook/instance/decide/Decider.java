@@ -30,7 +30,7 @@ public final class Decider {
         }
         String role = seen.roleLabel();
         if ("fenced".equals(role)) {
-            return fenced(local);
+            return fenced(seen, local);
         }
         if (self.equals(seen.targetPrimary()) && !self.equals(seen.currentPrimary()) && !seen.currentPrimary().isEmpty()) {
             return promotionTarget(seen, local);
@@ -51,9 +51,23 @@ public final class Decider {
         return Decision.waiting("waiting for the runbook to give me a role", false, "");
     }
 
-    private Decision fenced(LocalState local) {
-        if (local.running()) {
+    /**
+     * Fenced: no writes, at once. Once another instance is the cluster's primary, the contract asks a
+     * fenced instance to rewind onto it, follow it and report {@code replica} while still fenced: the
+     * runbook relabels it replica only then (so a pod labelled replica never runs as primary).
+     */
+    private Decision fenced(Observation seen, LocalState local) {
+        String primary = seen.currentPrimary();
+        boolean anotherIsPrimary = !primary.isEmpty() && !self.equals(primary);
+        if (local.running() && !(anotherIsPrimary && local.inRecovery())) {
             return Decision.of(Step.STOP, "", "fenced: stopping the server (sessions ended, no more writes)");
+        }
+        if (anotherIsPrimary && local.data() == DataState.VALID) {
+            Decision rejoin = replica(seen, local);
+            // Until it follows, it stays ready and says it is fenced, as it did while it waited.
+            return rejoin.step() == Step.WAIT && !rejoin.ready()
+                    ? Decision.waiting("fenced; " + rejoin.why(), true, "fenced")
+                    : rejoin;
         }
         return Decision.waiting("fenced; the server is stopped and the data kept", true, local.data() == DataState.VALID ? "fenced" : "");
     }

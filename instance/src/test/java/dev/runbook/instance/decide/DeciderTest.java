@@ -106,6 +106,32 @@ class DeciderTest {
     }
 
     @Test
+    void aFencedFormerPrimaryRewindsOntoTheNewPrimaryAndReportsReplicaWhileStillFenced() {
+        PeerPod newPrimary = pg0("primary", "primary", "0/4000000", true);
+        Decision rewind = decider.decide(seen("fenced", "pg-0", "pg-0", "failover", "", newPrimary), STOPPED);
+        assertThat(rewind.step()).isEqualTo(Step.REWIND);
+        assertThat(rewind.upstream()).isEqualTo("pg-0");
+        Decision following = decider.decide(seen("fenced", "pg-0", "pg-0", "failover", "", newPrimary), STANDBY_OF_PG0);
+        assertThat(following.step()).isEqualTo(Step.WAIT);
+        assertThat(following.reportedRole()).isEqualTo("replica");
+        assertThat(following.ready()).isTrue();
+    }
+
+    @Test
+    void aFencedInstanceStaysStoppedAndReportsFencedUntilTheNewPrimaryRuns() {
+        Decision d = decider.decide(seen("fenced", "pg-0", "pg-0", "failover", "", pg0("primary", "", "", true)), STOPPED);
+        assertThat(d.step()).isEqualTo(Step.WAIT);
+        assertThat(d.ready()).isTrue();
+        assertThat(d.reportedRole()).isEqualTo("fenced");
+    }
+
+    @Test
+    void aFencedInstanceStillRunningAsPrimaryStopsEvenWhenAnotherIsPrimary() {
+        assertThat(decider.decide(seen("fenced", "pg-0", "pg-0", "failover", "", pg0("primary", "primary", "0/4000000", true)), PRIMARY).step())
+                .isEqualTo(Step.STOP);
+    }
+
+    @Test
     void aFormerPrimaryLabelledReplicaRewindsOntoTheNewPrimary() {
         Decision d = decider.decide(seen("replica", "pg-0", "pg-0", "failover", "", pg0("primary", "primary", "0/4000000", true)), STOPPED);
         assertThat(d.step()).isEqualTo(Step.REWIND);

@@ -47,8 +47,10 @@ import java.util.Optional;
  *       {@code annotate}: on the object's metadata. The new state is computed from the object as it
  *       is now by the engine's own {@link ActionEffect} (the code the scenario tests run), and only
  *       the difference is sent, as a merge patch that carries the resourceVersion it was computed
- *       from: a 409 conflict is retried on fresh state ({@link ConflictRetry});</li>
- *   <li>{@code finishCleanup}: the bundle's finalizer comes off the primary, in the same way;</li>
+ *       from: a 409 conflict is retried on fresh state ({@link ConflictRetry}). The primary's own status
+ *       actions in a plan are the exception: {@link #act} leaves them to the record phase, which writes
+ *       the cycle's status once ({@link PrimaryStatus});</li>
+ *   <li>{@code finishCleanup}: the bundle's finalizer comes off the primary, as a merge patch;</li>
  *   <li>{@code event}: a Kubernetes Event about the target; {@code requeue}: nothing here.</li>
  * </ul>
  *
@@ -81,21 +83,28 @@ public final class Actor {
     /**
      * Applies the actions in order, stopping at the first failure. A target found in {@code cached} is
      * compared with what the action would write, and nothing is sent when they agree; the objects
-     * written are added to {@code cached}, so the record phase and later actions see them.
+     * written are added to {@code cached}, so the record phase and later actions see them. The primary's
+     * own status actions are not sent here but left to the record phase ({@link PrimaryStatus}), which
+     * writes the status once per cycle.
      */
     public ActResult act(List<PlannedAction> plan, Primary primary, CachedObjects cached, Instant now) {
         List<AppliedAction> applied = new ArrayList<>();
+        PrimaryStatus status = new PrimaryStatus(primary.getRef());
         for (PlannedAction planned : plan) {
             try {
-                applied.add(new AppliedAction(planned, apply(planned.action(), primary, cached, now)));
+                Outcome outcome = status.takes(planned.action())
+                        ? status.add(planned, cached.get(primary.getRef()).orElseGet(() -> existing(primary.getRef())), now)
+                        : apply(planned.action(), primary, cached, now);
+                applied.add(new AppliedAction(planned, outcome));
             } catch (MissingNamespaceException e) {
                 return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(),
-                        e.askedFor(planned.rules())));
+                        e.askedFor(planned.rules())), status.actions());
             } catch (RuntimeException e) {
-                return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(), e));
+                return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(), e),
+                        status.actions());
             }
         }
-        return ActResult.complete(applied);
+        return ActResult.complete(applied, status.actions());
     }
 
     /** Applies one action, reading its target from the API server. */

@@ -337,6 +337,7 @@ public final class RunbookOperator implements AutoCloseable {
         api.register(spec.primary());
         Operator operator = new Operator(o -> o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
+                .withMetrics(listener.controllerMetrics(spec.name()))
                 .withUseSSAToPatchPrimaryResource(false));
         try {
             RunbookReconciler<?> reconciler = register(operator, primaryClasses.classFor(spec.primary()), active);

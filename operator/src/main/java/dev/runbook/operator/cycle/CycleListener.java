@@ -13,4 +13,12 @@ public interface CycleListener {
     CycleListener NONE = (primary, report) -> {};
 
     void cycleRecorded(Primary primary, CycleReport report);
+
+    /**
+     * What the bundle's JOSDK controller reports its events, reconciles and retries to: the work-queue
+     * meters of {@code OperatorMetrics}; nothing by default.
+     */
+    default io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
+        return io.javaoperatorsdk.operator.api.monitoring.Metrics.NOOP;
+    }
 }

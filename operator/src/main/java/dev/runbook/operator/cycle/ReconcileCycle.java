@@ -11,6 +11,7 @@ import dev.runbook.operator.act.ActResult;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.act.CachedObjects;
+import dev.runbook.operator.error.ActionFailedException;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.RepeatedServerErrors;
@@ -101,6 +102,7 @@ public final class ReconcileCycle {
         boolean paused = false;
         Decision decision = null;
         List<AppliedAction> applied = List.of();
+        List<PlannedAction> statusActions = List.of();
         PlannedAction failedAction = null;
         Failure failure = null;
         Throwable cause = null;
@@ -114,6 +116,7 @@ public final class ReconcileCycle {
             } else if (switches.acts()) {
                 ActResult result = actor.act(decision.actions(), observation.primary(), cached, now);
                 applied = result.applied();
+                statusActions = result.primaryStatus();
                 if (!result.isComplete()) {
                     failedAction = result.failed();
                     failure = serverErrors.judge(observation.primary().toString(), result.failure(),
@@ -130,7 +133,25 @@ public final class ReconcileCycle {
         CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
                 failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
         try {
-            recorder.record(observation.primary(), report, cached, now);
+            try {
+                recorder.record(observation.primary(), report, cached, statusActions, now);
+            } catch (RuntimeException e) {
+                if (statusActions.isEmpty()) throw e;
+                // The status write carried the plan's status actions on the primary: they failed, as any action
+                // can (a value the schema refuses, conflicts that did not end); the cycle is recorded without
+                // them, naming them, and a temporary failure is retried as before.
+                ActionFailedException refused = statusFailed(statusActions, e);
+                if (failure == null) { // an action that failed earlier stays the cycle's failure
+                    failedAction = statusActions.get(0);
+                    failure = ErrorMapping.classify(refused);
+                    cause = refused;
+                }
+                List<PlannedAction> notWritten = statusActions;
+                report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision,
+                        applied.stream().filter(a -> !notWritten.contains(a.planned())).toList(), failedAction, failure,
+                        report.took());
+                recorder.record(observation.primary(), report, cached, List.of(), now);
+            }
         } catch (RuntimeException e) {
             if (failure == null || !failure.isTemporary()) {
                 Failure recording = ErrorMapping.classify(e);
@@ -150,6 +171,12 @@ public final class ReconcileCycle {
         Duration requeue = decision.requeueAfter().orElse(spec.reconcilePeriod());
         if (changedSomething(report) && SETTLE_DELAY.compareTo(requeue) < 0) requeue = SETTLE_DELAY;
         return requeue.compareTo(MIN_REQUEUE) < 0 ? MIN_REQUEUE : requeue;
+    }
+
+    private static ActionFailedException statusFailed(List<PlannedAction> statusActions, RuntimeException error) {
+        List<String> rules = statusActions.stream().flatMap(p -> p.rules().stream()).distinct().toList();
+        String actions = String.join("; ", statusActions.stream().map(p -> p.action().identity()).toList());
+        return new ActionFailedException("the status write of " + actions, rules, error);
     }
 
     private static boolean changedSomething(CycleReport report) {

@@ -4,6 +4,9 @@ import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,6 +18,12 @@ import java.util.HexFormat;
  * Records Kubernetes Events (core/v1) about objects, the way kubectl shows them. Events with the same
  * object, type, reason and message are aggregated as Kubernetes' own recorder does: one Event whose
  * {@code count} grows and whose {@code lastTimestamp} moves, instead of a new object each time.
+ *
+ * <p>One request per event, never a read first: like client-go's event correlator, the writer remembers
+ * the events it recorded ({@link RecordedEvents}), so a repeat is a merge patch of the count and the
+ * time, and a new one a create. Only what the memory cannot know costs more: an event recorded by an
+ * earlier process (the create answers 409, then it is read once and counted on), or one the API server
+ * has expired since (the patch answers 404, then it is created afresh).
  */
 public final class EventWriter {
     /** The component named as the source of the operator's events. */
@@ -23,11 +32,19 @@ public final class EventWriter {
     static final int MAX_MESSAGE = 1024;
     /** The namespace of events about cluster-scoped objects. */
     static final String CLUSTER_EVENTS_NAMESPACE = "default";
+    private static final int ALREADY_EXISTS = 409;
+    private static final int NOT_FOUND = 404;
 
     private final KubernetesClient client;
+    private final RecordedEvents recorded;
 
     public EventWriter(KubernetesClient client) {
+        this(client, new RecordedEvents(RecordedEvents.DEFAULT_CAPACITY));
+    }
+
+    EventWriter(KubernetesClient client, RecordedEvents recorded) {
         this.client = client;
+        this.recorded = recorded;
     }
 
     /**
@@ -46,15 +63,19 @@ public final class EventWriter {
         String namespace = involved.getNamespace().isEmpty() ? CLUSTER_EVENTS_NAMESPACE : involved.getNamespace();
         String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 3) + "..." : message;
         String name = involved.getName() + "." + hash(involved + "|" + uid + "|" + component + "|" + type + "|" + reason + "|" + text);
+        String key = namespace + "/" + name;
         String time = now.toString();
-        var events = client.v1().events().inNamespace(namespace);
-        Event existing = events.withName(name).get();
-        if (existing != null) {
-            int count = existing.getCount() == null ? 1 : existing.getCount();
-            events.withName(name).edit(e -> new EventBuilder(e).withCount(count + 1).withLastTimestamp(time).build());
-            return;
+        Integer count = recorded.count(key);
+        if (count != null) {
+            try {
+                recorded.remember(key, countOnce(namespace, name, count + 1, time));
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != NOT_FOUND) throw e;
+                recorded.forget(key); // expired by the API server since: recorded afresh below
+            }
         }
-        events.resource(new EventBuilder()
+        Event event = new EventBuilder()
                 .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
                 .withNewInvolvedObject()
                     .withApiVersion(involved.getApiVersion())
@@ -71,7 +92,28 @@ public final class EventWriter {
                 .withFirstTimestamp(time)
                 .withLastTimestamp(time)
                 .withCount(1)
-                .build()).create();
+                .build();
+        try {
+            client.v1().events().inNamespace(namespace).resource(event).create();
+            recorded.remember(key, 1);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != ALREADY_EXISTS) throw e;
+            // Recorded before this process knew of it (a restart, another replica): read once, count on.
+            Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
+            int before = existing == null || existing.getCount() == null ? 0 : existing.getCount();
+            recorded.remember(key, countOnce(namespace, name, before + 1, time));
+        }
+    }
+
+    /**
+     * Sets the count and the last time of a recorded event: one merge patch; returns the count. The event is
+     * named by a stub, else fabric8 would read it before patching it.
+     */
+    private int countOnce(String namespace, String name, int count, String time) {
+        Event stub = new EventBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
+        client.v1().events().inNamespace(namespace).resource(stub).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"count\":" + count + ",\"lastTimestamp\":\"" + time + "\"}");
+        return count;
     }
 
     private static String hash(String text) {

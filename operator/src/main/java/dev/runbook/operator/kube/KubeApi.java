@@ -127,14 +127,28 @@ public final class KubeApi {
         return toMap(applied);
     }
 
-    /** A JSON merge patch (RFC 7386) of the object; returns the object after. */
+    /** A JSON merge patch (RFC 7386) of the object; returns the object after. One request. */
     public Map<String, Object> mergePatch(ObjectRef ref, Map<String, Object> patch, String fieldManager) {
-        return toMap(resource(ref).patch(mergePatch(fieldManager), json(patch)));
+        return toMap(patchable(ref).patch(mergePatch(fieldManager), json(patch)));
     }
 
-    /** A JSON merge patch (RFC 7386) of the object's status subresource; returns the object after. */
+    /** A JSON merge patch (RFC 7386) of the object's status subresource; returns the object after. One request. */
     public Map<String, Object> mergePatchStatus(ObjectRef ref, Map<String, Object> patch, String fieldManager) {
-        return toMap(resource(ref).subresource("status").patch(mergePatch(fieldManager), json(patch)));
+        return toMap(patchable(ref).subresource("status").patch(mergePatch(fieldManager), json(patch)));
+    }
+
+    /**
+     * The object to patch, named by a stub: fabric8 reads an object from the server before it patches it
+     * unless it is handed one (it only takes the name and namespace from it), which would double every
+     * patch's requests.
+     */
+    private Resource<GenericKubernetesResource> patchable(ObjectRef ref) {
+        GenericKubernetesResource stub = new GenericKubernetesResource();
+        stub.setApiVersion(ref.getApiVersion());
+        stub.setKind(ref.getKind());
+        stub.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(ref.getName())
+                .withNamespace(ref.getNamespace().isEmpty() ? null : ref.getNamespace()).build());
+        return one(ref).resource(stub);
     }
 
     private static PatchContext mergePatch(String fieldManager) {

@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,6 +41,7 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     private final BundleGauges bundles;
     private final AtomicInteger leader = new AtomicInteger();
     private final List<AutoCloseable> binders = new ArrayList<>();
+    private final Map<String, WorkQueueMeters> workQueues = new ConcurrentHashMap<>();
 
     /** The operator's own meters in {@code registry}, without the JVM's: see {@link #bindJvmMetrics()}. */
     public OperatorMetrics(PrometheusMeterRegistry registry) {
@@ -50,6 +53,15 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
                 .description("1 when this replica is the leader and acts, 0 otherwise")
                 .strongReference(true)
                 .register(registry);
+    }
+
+    /**
+     * What a bundle's JOSDK controller reports its queue to ({@code workqueue_depth} and
+     * {@code workqueue_retries_total}); one per bundle, kept across restarts of its controller.
+     */
+    @Override
+    public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
+        return workQueues.computeIfAbsent(TagValue.of(bundle), name -> new WorkQueueMeters(registry, name));
     }
 
     /** A new registry with the operator's meters and the JVM's: what {@code runbook run} serves. */

@@ -1,8 +1,10 @@
 package dev.runbook.operator.record;
 
 import dev.runbook.engine.apply.ActionEffect;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.act.CachedObjects;
+import dev.runbook.operator.act.PrimaryStatus;
 import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Reasons;
@@ -27,8 +29,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Records a cycle on its primary: the status fields the operator owns, written through the status
- * subresource only when they changed, and the events that say what happened.
+ * Records a cycle on its primary: the status fields the operator owns, with the status actions the
+ * plan asked of the primary, written through the status subresource in one merge patch and only when
+ * they changed (at most one status write per cycle), and the events that say what happened.
  *
  * <p>Status: {@code observedGeneration} (the generation the cycle decided on), {@code bundleVersion}
  * (the content hash of the bundle), {@code lastCycle} ({@link CycleSummary}) and the condition
@@ -59,22 +62,26 @@ public final class Recorder {
 
     /** Records the cycle, reading the primary from the API server. */
     public void record(Primary primary, CycleReport report, Instant now) {
-        record(primary, report, CachedObjects.none(), now);
+        record(primary, report, CachedObjects.none(), List.of(), now);
     }
 
     /**
      * Records the cycle. The status is compared with the primary as {@code cached} has it (the
      * informer's copy, or what this cycle's own writes returned): unchanged, nothing is sent.
+     *
+     * @param statusActions the plan's status actions on the primary that the act phase left to this
+     *                      write ({@link PrimaryStatus}): the cycle's status goes out in one patch
      */
-    public void record(Primary primary, CycleReport report, CachedObjects cached, Instant now) {
-        Optional<Map<String, Object>> before = writeStatus(primary, report, cached, now);
+    public void record(Primary primary, CycleReport report, CachedObjects cached, List<PlannedAction> statusActions,
+                       Instant now) {
+        Optional<Map<String, Object>> before = writeStatus(primary, report, cached, statusActions, now);
         if (before.isEmpty()) return; // the primary is gone: nothing to record on
         recordEvents(primary, report, before.get(), now);
     }
 
     /** Writes the status when it changed; returns the primary as it was before, empty when it is gone. */
     private Optional<Map<String, Object>> writeStatus(Primary primary, CycleReport report, CachedObjects cached,
-                                                      Instant now) {
+                                                      List<PlannedAction> statusActions, Instant now) {
         ObjectRef ref = primary.getRef();
         RunbookCondition condition = RunbookCondition.of(report);
         return conflicts.run(() -> {
@@ -82,7 +89,8 @@ public final class Recorder {
             Optional<Map<String, Object>> known = cached.get(ref);
             Optional<Map<String, Object>> current = known.isPresent() ? known : api.get(ref);
             if (current.isEmpty()) return current;
-            Map<String, Object> desired = desiredStatus(current.get(), primary, report, condition, now);
+            Map<String, Object> desired = desiredStatus(PrimaryStatus.applied(statusActions, current.get(), now),
+                    primary, report, condition, now);
             Map<String, Object> diff = Maps.diff(Maps.map(current.get(), "status"), desired);
             if (diff.isEmpty()) return current;
             Map<String, Object> patch = new LinkedHashMap<>();
@@ -99,7 +107,11 @@ public final class Recorder {
         }, conflicts -> "recording the cycle: " + ref + " kept changing");
     }
 
-    /** The status the primary should have after this cycle, computed by the engine's own applier. */
+    /**
+     * The status the primary should have after this cycle, computed by the engine's own applier.
+     *
+     * @param current the primary with the plan's own status actions applied
+     */
     static Map<String, Object> desiredStatus(Map<String, Object> current, Primary primary, CycleReport report,
                                              RunbookCondition condition, Instant now) {
         ObjectRef ref = Maps.refOf(current);

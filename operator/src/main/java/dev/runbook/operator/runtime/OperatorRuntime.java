@@ -5,6 +5,8 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.record.CycleReport;
+import dev.runbook.rules.fact.Primary;
 import dev.runbook.operator.health.ApiServerProbe;
 import dev.runbook.operator.health.CycleDeadlines;
 import dev.runbook.operator.health.DeadlineOverruns;
@@ -96,10 +98,18 @@ public final class OperatorRuntime implements AutoCloseable {
         this.clock = clock;
         this.metrics = metrics;
         CycleListener deadlines = new CycleDeadlines(overruns, settings.policy());
-        this.listener = (primary, report) -> {
-            metrics.cycleRecorded(primary, report);
-            deadlines.cycleRecorded(primary, report);
-            also.cycleRecorded(primary, report);
+        this.listener = new CycleListener() {
+            @Override
+            public void cycleRecorded(Primary primary, CycleReport report) {
+                metrics.cycleRecorded(primary, report);
+                deadlines.cycleRecorded(primary, report);
+                also.cycleRecorded(primary, report);
+            }
+
+            @Override
+            public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
+                return metrics.controllerMetrics(bundle);
+            }
         };
         Lease lease = settings.leaderElection();
         this.election = lease == null ? null : new LeaderElection(lease.client(), lease.namespace(), lease.name(), lease.identity(),

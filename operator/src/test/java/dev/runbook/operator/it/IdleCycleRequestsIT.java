@@ -7,18 +7,14 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.record.CycleReport;
+import dev.runbook.operator.testkit.CountingClient;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import dev.runbook.rules.fact.Primary;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.http.BasicBuilder;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,8 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +60,6 @@ class IdleCycleRequestsIT {
     static Path work;
 
     static TestCluster cluster;
-    static final List<String> clientRequests = Collections.synchronizedList(new ArrayList<>());
 
     @TestNamespace("idle")
     String namespace;
@@ -87,7 +80,8 @@ class IdleCycleRequestsIT {
                 cycles.incrementAndGet();
             }
         };
-        try (KubernetesClient operatorClient = countingClient();
+        CountingClient counting = new CountingClient(cluster);
+        try (KubernetesClient operatorClient = counting.client();
              RunbookOperator operator = new RunbookOperator(operatorClient, List.of(bundle), Set.of(namespace),
                      Clock.systemUTC(), listener)) {
             operator.start();
@@ -101,11 +95,11 @@ class IdleCycleRequestsIT {
             await().atMost(TestCluster.CONVERGE).until(() -> cycles.get() >= settled + 2 && converged(last.get()));
 
             Map<String, Double> serverBefore = primaryKindRequests(admin);
-            clientRequests.clear();
+            counting.drain();
             int from = cycles.get();
             await().atMost(TestCluster.CONVERGE).until(() -> cycles.get() >= from + 4);
             int counted = cycles.get() - from;
-            List<String> sent = List.copyOf(clientRequests);
+            List<String> sent = counting.drain();
             Map<String, Double> serverAfter = primaryKindRequests(admin);
 
             assertThat(converged(last.get())).as("still converged at the end").isTrue();
@@ -118,21 +112,6 @@ class IdleCycleRequestsIT {
     private static boolean converged(CycleReport report) {
         return report != null && report.failure() == null && !report.applied().isEmpty()
                 && report.applied().stream().allMatch(a -> a.outcome().name().equals("NONE"));
-    }
-
-    /** The operator's own client, counting every request but the informers' watches. */
-    private static KubernetesClient countingClient() throws IOException {
-        Config config = Config.fromKubeconfig(Files.readString(Path.of(TestCluster.kubeconfig())));
-        return new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(builder ->
-                builder.addOrReplaceInterceptor("count-requests", new Interceptor() {
-                    @Override
-                    public void before(BasicBuilder basic, HttpRequest request, RequestTags tags) {
-                        String query = request.uri().getQuery();
-                        if (query == null || !query.contains("watch=true")) {
-                            clientRequests.add(request.method() + " " + request.uri().getPath());
-                        }
-                    }
-                })).build();
     }
 
     /** Requests on this test's own group, by verb, resource, subresource and code, from /metrics. */

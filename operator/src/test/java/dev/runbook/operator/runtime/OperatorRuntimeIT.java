@@ -102,7 +102,9 @@ class OperatorRuntimeIT {
                 .containsPattern("runbook_actions_total\\{bundle=\"web-app\",outcome=\"created\",type=\"apply\"} 1.0")
                 .contains("runbook_bundle_active{bundle=\"web-app\",version=\"" + bundle.version() + "\"} 1.0")
                 .contains("runbook_bundle_generation{bundle=\"web-app\"} 1.0")
-                .contains("runbook_leader 1.0");
+                .contains("runbook_leader 1.0")
+                .containsPattern("workqueue_depth\\{name=\"web-app\"} [0-9]")
+                .containsPattern("workqueue_retries_total\\{name=\"web-app\"} [0-9]");
         assertThat(get(endpoints, "/readyz").statusCode()).isEqualTo(200);
         assertThat(get(endpoints, "/healthz").statusCode()).isEqualTo(200);
     }

@@ -25,6 +25,7 @@ public abstract class Action {
     private Map<String, Object> form;
     private int formHash;
     private List<FieldWrite> fieldWrites;
+    private String identity;
 
     protected Action(ObjectRef target) {
         this.target = target;
@@ -38,8 +39,13 @@ public abstract class Action {
 
     /** Target and intent, without the value: e.g. {@code setCondition PostgresCluster db/main Ready}. */
     public String identity() {
-        String key = intentKey();
-        return getType() + " " + target + (key.isEmpty() ? "" : " " + key);
+        String identity = this.identity;
+        if (identity == null) {
+            String key = intentKey();
+            identity = getType() + " " + target + (key.isEmpty() ? "" : " " + key);
+            this.identity = identity;
+        }
+        return identity;
     }
 
     /** What, on the target, this action is about; empty when the target alone says it. */

@@ -34,6 +34,12 @@ public final class Durations {
      * @throws IllegalArgumentException when the text is null, empty, negative or not a duration
      */
     public static Duration parse(String text) {
+        return PARSED.parse(text);
+    }
+
+    private static final ParseMemo<Duration> PARSED = new ParseMemo<>(Durations::parseText);
+
+    private static Duration parseText(String text) {
         if (text == null) {
             throw new IllegalArgumentException("null is not a duration: give a number and a unit, " + EXAMPLES);
         }

@@ -26,6 +26,12 @@ public final class Lsn {
      * @throws IllegalArgumentException quoting the text and the forms it may take
      */
     public static long parse(String text) {
+        return PARSED.parse(text);
+    }
+
+    private static final ParseMemo<Long> PARSED = new ParseMemo<>(Lsn::parseText);
+
+    private static long parseText(String text) {
         String trimmed = text == null ? "" : text.strip();
         Matcher highLow = HIGH_LOW.matcher(trimmed);
         if (highLow.matches()) {

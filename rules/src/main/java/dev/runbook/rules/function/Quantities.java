@@ -39,6 +39,12 @@ public final class Quantities {
      * @throws IllegalArgumentException when it is not a quantity or is negative
      */
     public static BigDecimal parse(String quantity) {
+        return PARSED.parse(quantity);
+    }
+
+    private static final ParseMemo<BigDecimal> PARSED = new ParseMemo<>(Quantities::parseText);
+
+    private static BigDecimal parseText(String quantity) {
         if (quantity == null) {
             throw new IllegalArgumentException("null is not a quantity: give a number with an optional suffix, "
                     + EXAMPLES);

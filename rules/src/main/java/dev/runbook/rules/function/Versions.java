@@ -201,6 +201,12 @@ public final class Versions {
         }
 
         static Version parse(String text) {
+            return PARSED.parse(text);
+        }
+
+        private static final ParseMemo<Version> PARSED = new ParseMemo<>(Version::parseText);
+
+        private static Version parseText(String text) {
             if (text == null) {
                 throw new IllegalArgumentException("null is not a version: give dotted numbers, " + EXAMPLES);
             }
