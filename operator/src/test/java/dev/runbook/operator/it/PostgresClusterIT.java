@@ -9,6 +9,7 @@ import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -86,6 +87,7 @@ class PostgresClusterIT {
 
     @BeforeEach
     void start() {
+        InstanceAccounts.prepare(client, namespace);
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());
         clock = new SteppedClock();

@@ -1,5 +1,6 @@
 package dev.runbook.operator.it;
 
+import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
@@ -77,6 +78,7 @@ class PrimaryNodeLostIT {
 
     @BeforeEach
     void start() {
+        InstanceAccounts.prepare(client, namespace);
         clock = new SteppedClock();
         operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock);
         operator.start();
