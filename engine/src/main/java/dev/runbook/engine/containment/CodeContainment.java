@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks the bytecode a bundle's DRL compiled to against the allow-list, then instruments it with
+ * Checks the bytecode a bundle's DRL compiled to, and the names MVEL will resolve its conditions
+ * against ({@link MvelImportCheck}), against the allow-list, then instruments the bytecode with
  * budget checks. Runs after Drools compiled the packages and before any KieBase defines their
  * classes, so no code of a bundle runs before it passed.
  */
@@ -33,6 +34,8 @@ public final class CodeContainment {
                 }
             });
         }
+        // A use in bytecode names its line; an import MVEL could resolve is refused even when nothing uses it visibly.
+        if (problems.isEmpty()) problems.addAll(MvelImportCheck.check(packages, drl, allowList));
         return problems.stream().distinct().toList();
     }
 
