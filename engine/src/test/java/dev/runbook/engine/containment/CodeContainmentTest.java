@@ -116,6 +116,16 @@ class CodeContainmentTest {
                 AllowList.of(java.util.List.of("java.lang.System#setProperty")))).isEmpty();
     }
 
+    /** A member named by a string index (MVEL reads {@code x["class"]} as the property where it can) is refused too. */
+    @org.junit.jupiter.api.Test
+    void aReflectiveNameAsATemplatesIndexIsRefusedWhereItIsWritten() {
+        Problem problem = firstProblemOf("class-loader-by-index-in-template");
+        assertThat(problem.file()).isEqualTo("templates/config.yaml");
+        assertThat(problem.message()).contains("class").contains("reflection is not allowed");
+        assertThat(problem.line()).isEqualTo(6);
+        assertThat(problem.column()).isEqualTo(23);
+    }
+
     private static Problem firstProblemOf(String bundle) {
         Throwable error = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
                 () -> BundleCompiler.compile(BundleLoader.load(TestBundles.directory("contained/" + bundle)))));
