@@ -64,13 +64,18 @@ class CodeContainmentTest {
         assertThat(problem.line()).isEqualTo(line);
     }
 
-    @org.junit.jupiter.api.Test
-    void aTemplateExpressionOutsideTheAllowListIsRefusedWhereItIsWritten() {
-        Problem problem = firstProblemOf("exec-in-template");
+    /** A reflective name written as a string index ({@code x["class"]}) is refused like one written as a member. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            exec-in-template                  | 12 | java.lang.Runtime is not allowed
+            class-loader-by-index-in-template | 23 | class: reflection is not allowed
+            """)
+    void aTemplateExpressionOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int column, String what) {
+        Problem problem = firstProblemOf(bundle);
         assertThat(problem.file()).isEqualTo("templates/config.yaml");
-        assertThat(problem.message()).contains("java.lang.Runtime").contains("not allowed");
+        assertThat(problem.message()).contains(what);
         assertThat(problem.line()).isEqualTo(6);
-        assertThat(problem.column()).isEqualTo(12);
+        assertThat(problem.column()).isEqualTo(column);
     }
 
     /**
@@ -114,16 +119,6 @@ class CodeContainmentTest {
         });
         assertThat(CodeContainment.check(builder.getKnowledgePackages(), drl,
                 AllowList.of(java.util.List.of("java.lang.System#setProperty")))).isEmpty();
-    }
-
-    /** A member named by a string index (MVEL reads {@code x["class"]} as the property where it can) is refused too. */
-    @org.junit.jupiter.api.Test
-    void aReflectiveNameAsATemplatesIndexIsRefusedWhereItIsWritten() {
-        Problem problem = firstProblemOf("class-loader-by-index-in-template");
-        assertThat(problem.file()).isEqualTo("templates/config.yaml");
-        assertThat(problem.message()).contains("class").contains("reflection is not allowed");
-        assertThat(problem.line()).isEqualTo(6);
-        assertThat(problem.column()).isEqualTo(23);
     }
 
     private static Problem firstProblemOf(String bundle) {
