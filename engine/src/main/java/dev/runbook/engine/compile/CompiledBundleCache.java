@@ -2,10 +2,10 @@ package dev.runbook.engine.compile;
 
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.bundle.BundleSpecParser;
+import dev.runbook.engine.containment.CodeContainment;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
-import dev.runbook.engine.containment.CodeContainment;
 import org.drools.base.common.DroolsObjectInputStream;
 import org.drools.base.common.DroolsObjectOutputStream;
 import org.drools.core.impl.RuleBaseFactory;
