@@ -26,8 +26,8 @@ public final class ObjectStores {
             "(?i).*(connect|refused|unreachable|timed out|timeout|name or service not known|resolve|getaddrinfo|no route).*", Pattern.DOTALL);
 
     private static final Pattern BACKUP_MISSING = Pattern.compile(
-            "(?i).*(backup\\b.*\\b(not found|does not exist|no such)|no backups?\\b.*\\bfound|no backup available).*", Pattern.DOTALL);
-    private static final Pattern TARGET = Pattern.compile("(?i).*(target time|recovery_target|before the end of|no backup before).*", Pattern.DOTALL);
+            "(?i).*(backup\\b.*\\b(not found|does not exist|no such)|no (complete )?backups?\\b.*\\b(found|the store has)).*", Pattern.DOTALL);
+    private static final Pattern TARGET = Pattern.compile("(?i).*(target time|recovery_target|targetTime).*", Pattern.DOTALL);
 
     private ObjectStores() {
     }
@@ -94,12 +94,17 @@ public final class ObjectStores {
 
     /**
      * Which field of a recovery at {@code field} (with {@code backup}, {@code targetTime} and
-     * {@code source.objectStore}) a restore's error message points to, and the fix: the backup when
-     * the store has no backup of that name, the target time when no backup or WAL reaches it,
+     * {@code source.objectStore}) a restore's error message points to, and the fix: the target time
+     * when no backup ended before it, the backup when the store has no backup of that name (or the
+     * source folder when it has none at all),
      * otherwise the source store as {@link #hint} says.
      */
     public static String restoreHint(Resource resource, String field, String message) {
         String text = message == null ? "" : message;
+        if (TARGET.matcher(text).matches()) {
+            return "check " + field + ".targetTime (" + resource.str(field + ".targetTime", "not set")
+                    + "): it must lie after the end of a backup the store holds and within the archived WAL";
+        }
         if (BACKUP_MISSING.matcher(text).matches()) {
             return resource.has(field + ".backup")
                     ? "check " + field + ".backup ('" + resource.str(field + ".backup") + "'): name a backup the store holds,"
@@ -107,10 +112,6 @@ public final class ObjectStores {
                     : "check " + field + ".source (" + describe(resource, field + ".source.objectStore") + ", folder "
                     + resource.str(field + ".source.serverName", resource.getName()) + "): it holds no backup to restore;"
                     + " set source.serverName to the original cluster's name";
-        }
-        if (TARGET.matcher(text).matches()) {
-            return "check " + field + ".targetTime (" + resource.str(field + ".targetTime", "not set")
-                    + "): it must lie after the end of a backup the store holds and within the archived WAL";
         }
         return hint(resource, field + ".source.objectStore", text);
     }
