@@ -1,6 +1,7 @@
 package dev.runbook.instance.probe;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,12 +35,18 @@ public final class ProbeServer implements AutoCloseable {
             boolean alive = Duration.between(lastPass, clock.instant()).compareTo(stale) < 0;
             answer(exchange, alive, alive ? "ok" : "no pass since " + lastPass);
         });
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+        // More than one thread: a backup request (POST /backup) takes minutes, the probes must not wait for it.
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "probes");
             t.setDaemon(true);
             return t;
         }));
         server.start();
+    }
+
+    /** Serves another path on the same port (the backup endpoint). */
+    public void route(String path, HttpHandler handler) {
+        server.createContext(path, handler);
     }
 
     public int port() {
