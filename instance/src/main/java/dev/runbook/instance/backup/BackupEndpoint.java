@@ -37,11 +37,26 @@ public final class BackupEndpoint implements HttpHandler {
         this.taker = taker;
     }
 
-    /** The production taker: barman-cloud-backup over the local Unix socket, then barman-cloud-backup-show. */
-    public static Taker barman(ObjectStore store, BarmanCommands barman, Sql sql, String socketDir, int port, String user) {
+    /**
+     * The production taker: barman-cloud-backup over the local Unix socket, then barman-cloud-backup-show.
+     * On a standby, {@code primary} then ends the primary's current WAL file, so that the WAL the
+     * backup needs to be restored is archived now rather than when the file fills up.
+     */
+    public static Taker barman(ObjectStore store, BarmanCommands barman, Sql sql, String socketDir, int port, String user,
+                               java.util.function.Supplier<Optional<dev.runbook.instance.address.Address>> primary) {
         return name -> {
             barman.backup(store, name, socketDir, port, user);
             try {
+                if (sql.inRecovery()) {
+                    primary.get().ifPresent(address -> {
+                        try {
+                            LOG.info("backup {} was taken on a standby: WAL file {} ended on the primary at {}", name, sql.switchWal(address), address);
+                        } catch (SQLException e) {
+                            LOG.warn("backup {}: could not end the primary's WAL file ({}); it is archived when full or after archive_timeout",
+                                    name, e.getMessage());
+                        }
+                    });
+                }
                 return barman.show(store, name, sql.timeZone());
             } catch (SQLException e) {
                 throw new IllegalStateException("the backup " + name + " is taken, but the server's time zone could not be read: " + e.getMessage(), e);

@@ -68,6 +68,23 @@ public final class Sql {
         }
     }
 
+    /**
+     * Ends the current WAL file on {@code primary} ({@code pg_switch_wal()}), so that it is archived now:
+     * after a backup taken on a standby, whose last WAL file only the primary archives.
+     */
+    public String switchWal(Address primary) throws SQLException {
+        try (Connection c = connect(primary); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select pg_walfile_name(pg_switch_wal())")) {
+            r.next();
+            return r.getString(1);
+        }
+    }
+
+    /** The local server runs as a standby. */
+    public boolean inRecovery() throws SQLException {
+        return local().inRecovery();
+    }
+
     /** The server's TimeZone: Barman Cloud prints a backup's times in it, without saying which. */
     public ZoneId timeZone() throws SQLException {
         try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement();
