@@ -67,7 +67,12 @@ public final class InstanceLoop {
             Map<String, String> archived = archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of());
             reporter.report(decision.reportedRole(), local.lsn(), archived);
             probes.passed(decision.ready(), decision.why());
-            actor.act(decision);
+            probes.acting(decision.step().name());
+            try {
+                actor.act(decision);
+            } finally {
+                probes.acting(null);
+            }
         } catch (Refused e) {
             refusal = e.getMessage();
             LOG.error("refused, acting no more until restarted: {}", refusal);

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class PgDrillsE2E {
     private static final Duration CONVERGE = Duration.ofSeconds(150);
+    /** The first convergence also waits for the operator's and four JVMs' start, minutes on a loaded two-core machine. */
+    private static final Duration FIRST_CONVERGE = Duration.ofMinutes(5);
     private static final String ROLE = "postgres.runbook.dev/role";
     private static final String REPORTED = "postgres.runbook.dev/reported-role";
     private static final String NODE_LOST_FINALIZER = "drills.runbook.dev/node-lost";
@@ -130,7 +132,7 @@ class PgDrillsE2E {
     // ---- the drills ----
 
     private String bootstrap() throws SQLException {
-        await("the cluster is Healthy with a primary and two streaming replicas").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
+        await("the cluster is Healthy with a primary and two streaming replicas").atMost(FIRST_CONVERGE).pollInterval(Duration.ofMillis(500))
                 .until(() -> "Healthy".equals(status("phase")) && streamingReplicas(current()) == 2
                         && reportedRoles().equals(Map.of("primary", 1L, "replica", 2L)));
         String primary = current();
