@@ -76,7 +76,7 @@ public final class InstanceManagerMain {
         WalArchiving archiving = new WalArchiving(store, scripts, files);
         Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock));
         probes.route("/backup", new BackupEndpoint(store.map(s ->
-                BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER,
+                BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER, settings.dataDir(),
                         () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of)))));
         InstanceLoop loop = new InstanceLoop(
                 new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),

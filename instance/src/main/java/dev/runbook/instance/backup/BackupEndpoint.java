@@ -5,13 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.runbook.instance.address.Address;
+import dev.runbook.instance.postgres.Lsn;
 import dev.runbook.instance.postgres.Sql;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,29 +43,56 @@ public final class BackupEndpoint implements HttpHandler {
 
     /**
      * The production taker: barman-cloud-backup over the local Unix socket, then barman-cloud-backup-show.
-     * On a standby, {@code primary} then ends the primary's current WAL file, so that the WAL the
-     * backup needs to be restored is archived now rather than when the file fills up.
+     * On a standby ({@code primary} gives the primary it follows), a CHECKPOINT on the primary first,
+     * replayed here before the backup starts, so that the backup begins at a fresh restart point (and
+     * retention can free the WAL before it); afterwards the primary's current WAL file is ended, so
+     * that the last WAL file the backup needs is archived now rather than when it fills up.
      */
-    public static Taker barman(ObjectStore store, BarmanCommands barman, Sql sql, String socketDir, int port, String user,
-                               java.util.function.Supplier<Optional<dev.runbook.instance.address.Address>> primary) {
+    public static Taker barman(ObjectStore store, BarmanCommands barman, Sql sql, String socketDir, int port, String user, Path dataDir,
+                               Supplier<Optional<Address>> primary) {
         return name -> {
+            Optional<Address> upstream = standbyOf(sql, primary);
+            upstream.ifPresent(address -> freshRestartPoint(sql, address, name));
             barman.backup(store, name, socketDir, port, user);
-            try {
-                if (sql.inRecovery()) {
-                    primary.get().ifPresent(address -> {
-                        try {
-                            LOG.info("backup {} was taken on a standby: WAL file {} ended on the primary at {}", name, sql.switchWal(address), address);
-                        } catch (SQLException e) {
-                            LOG.warn("backup {}: could not end the primary's WAL file ({}); it is archived when full or after archive_timeout",
-                                    name, e.getMessage());
-                        }
-                    });
+            upstream.ifPresent(address -> {
+                try {
+                    LOG.info("backup {} was taken on a standby: WAL file {} ended on the primary at {}", name, sql.switchWal(address), address);
+                } catch (SQLException e) {
+                    LOG.warn("backup {}: could not end the primary's WAL file ({}); it is archived when full or after archive_timeout",
+                            name, e.getMessage());
                 }
-                return barman.show(store, name, sql.timeZone());
+            });
+            BackupInfo info;
+            try {
+                info = barman.show(store, name, sql.timeZone());
             } catch (SQLException e) {
                 throw new IllegalStateException("the backup " + name + " is taken, but the server's time zone could not be read: " + e.getMessage(), e);
             }
+            // barman-cli-cloud 3.4 records no size: the data directory's files it copied (uncompressed tar) are what the backup holds.
+            return info.size() > 0 ? info : new BackupInfo(info.id(), info.name(), info.status(), DataDirectorySize.of(dataDir),
+                    info.beginWal(), info.endWal(), info.endTime());
         };
+    }
+
+    private static Optional<Address> standbyOf(Sql sql, Supplier<Optional<Address>> primary) {
+        try {
+            return sql.inRecovery() ? primary.get() : Optional.empty();
+        } catch (SQLException e) {
+            throw new IllegalStateException("the local server does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    private static void freshRestartPoint(Sql sql, Address primary, String name) {
+        try {
+            long checkpointed = Lsn.parse(sql.checkpoint(primary));
+            for (int i = 0; i < 60 && Lsn.parse(sql.local().lsn()) < checkpointed; i++) {
+                Thread.sleep(500);
+            }
+        } catch (SQLException e) {
+            LOG.warn("backup {}: no CHECKPOINT on the primary at {} ({}); the backup starts at the last restart point", name, primary, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -68,6 +68,17 @@ public final class Sql {
         }
     }
 
+    /** A CHECKPOINT on another server (the primary a standby follows); returns its WAL position after it. */
+    public String checkpoint(Address server) throws SQLException {
+        try (Connection c = connect(server); Statement s = c.createStatement()) {
+            s.execute("checkpoint");
+            try (ResultSet r = s.executeQuery("select pg_current_wal_lsn()::text")) {
+                r.next();
+                return r.getString(1);
+            }
+        }
+    }
+
     /**
      * Ends the current WAL file on {@code primary} ({@code pg_switch_wal()}), so that it is archived now:
      * after a backup taken on a standby, whose last WAL file only the primary archives.

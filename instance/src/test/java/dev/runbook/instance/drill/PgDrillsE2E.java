@@ -83,8 +83,8 @@ class PgDrillsE2E {
         drill("failover with spec.replication.synchronous loses nothing", this::synchronousFailover);
         drill("an instance given another cluster's data refuses to follow, and keeps the data", this::refusesAnotherClustersData);
         drill("a scheduled backup under load, to the object store", () -> backups().scheduledBackup());
-        drill("an on-demand backup under load, to the object store", () -> backups().onDemandBackup());
         drill("the scheduled backup restored into a new cluster holds every row acknowledged before its end", () -> backups().restoreScheduled());
+        drill("an on-demand backup under load, to the object store", () -> backups().onDemandBackup());
         drill("the on-demand backup restored into a new cluster holds every row acknowledged before its end", () -> backups().restoreOnDemand());
         drill("a point-in-time restore holds the rows acknowledged before the target and none sent after it", () -> backups().pointInTime());
         drill("retention deletes the oldest base backup and its WAL from the store", () -> backups().retention());
@@ -417,7 +417,7 @@ class PgDrillsE2E {
                 + "spec:\n  instances: 3\n  image: postgres:15\n  storage: {size: 1Gi}\n  failoverDelay: 5s\n"
                 + "  credentials: {secretName: pg-credentials}\n" + backupSpec);
         if (store != null) {
-            backups = new BackupDrills(namespace, kubectl, client, kubelet, () -> load, store, restoredPassword);
+            backups = new BackupDrills(namespace, kubectl, client, kubelet, () -> load, store, password, restoredPassword);
         }
     }
 
