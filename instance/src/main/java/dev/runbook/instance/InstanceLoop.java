@@ -2,6 +2,7 @@ package dev.runbook.instance;
 
 import dev.runbook.instance.act.Actor;
 import dev.runbook.instance.act.Refused;
+import dev.runbook.instance.backup.ArchiveReport;
 import dev.runbook.instance.decide.Decider;
 import dev.runbook.instance.decide.Decision;
 import dev.runbook.instance.local.LocalInspector;
@@ -10,6 +11,8 @@ import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.probe.ProbeServer;
 import dev.runbook.instance.report.PodReporter;
+import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,17 +30,25 @@ public final class InstanceLoop {
     private final Actor actor;
     private final PodReporter reporter;
     private final ProbeServer probes;
+    private final Optional<ArchiveReport> archive;
     private String refusal;
     private String lastWhy = "";
 
     public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
                         PodReporter reporter, ProbeServer probes) {
+        this(observer, inspector, decider, actor, reporter, probes, Optional.empty());
+    }
+
+    /** {@code archive}: when the pod names a store, the WAL archive's report joins the role and position on the pod. */
+    public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
+                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive) {
         this.observer = observer;
         this.inspector = inspector;
         this.decider = decider;
         this.actor = actor;
         this.reporter = reporter;
         this.probes = probes;
+        this.archive = archive;
     }
 
     public void pass() {
@@ -53,9 +64,15 @@ public final class InstanceLoop {
                 LOG.info("{} ({}): {}", decision.step(), decision.upstream().isEmpty() ? "-" : decision.upstream(), decision.why());
                 lastWhy = decision.why();
             }
-            reporter.report(decision.reportedRole(), local.lsn());
+            Map<String, String> archived = archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of());
+            reporter.report(decision.reportedRole(), local.lsn(), archived);
             probes.passed(decision.ready(), decision.why());
-            actor.act(decision);
+            probes.acting(decision.step().name());
+            try {
+                actor.act(decision);
+            } finally {
+                probes.acting(null);
+            }
         } catch (Refused e) {
             refusal = e.getMessage();
             LOG.error("refused, acting no more until restarted: {}", refusal);

@@ -4,6 +4,15 @@ import dev.runbook.instance.act.Actor;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.address.ClusterDnsAddresses;
 import dev.runbook.instance.address.LoopbackAddresses;
+import dev.runbook.instance.backup.ArchiveReport;
+import dev.runbook.instance.backup.BackupEndpoint;
+import dev.runbook.instance.backup.BackupJobMain;
+import dev.runbook.instance.backup.BarmanCommands;
+import dev.runbook.instance.backup.ObjectStore;
+import dev.runbook.instance.backup.Recovery;
+import dev.runbook.instance.backup.Restorer;
+import dev.runbook.instance.backup.ToolScripts;
+import dev.runbook.instance.backup.WalArchiving;
 import dev.runbook.instance.config.Settings;
 import dev.runbook.instance.decide.Decider;
 import dev.runbook.instance.local.LocalInspector;
@@ -16,6 +25,7 @@ import dev.runbook.instance.report.PodReporter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,15 +43,24 @@ public final class InstanceManagerMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && "backup".equals(args[0])) {
+            System.exit(BackupJobMain.run(System.getenv()));
+            return;
+        }
         Settings settings;
+        Optional<ObjectStore> store;
+        Optional<Recovery> recovery;
         try {
             settings = Settings.fromEnvironment(System.getenv());
+            store = ObjectStore.fromEnvironment(System.getenv(), ObjectStore.BACKUP, settings.clusterName());
+            recovery = Recovery.fromEnvironment(System.getenv(), settings.clusterName());
         } catch (IllegalArgumentException e) {
             System.err.println("runbook-instance: " + e.getMessage());
             System.exit(EXIT_BAD_SETTINGS);
             return;
         }
-        LOG.info("starting: {}", settings);
+        LOG.info("starting: {}; WAL archiving: {}; restore: {}", settings, store.map(Object::toString).orElse("off"),
+                recovery.map(r -> r.store() + " " + r.backupName().orElse("newest") + r.targetTime().map(t -> " to " + t).orElse("")).orElse("no"));
         Clock clock = Clock.systemUTC();
         ConfigFiles files = new ConfigFiles(settings);
         files.prepareRunDirectory();
@@ -51,13 +70,22 @@ public final class InstanceManagerMain {
                 .orElseGet(() -> new ClusterDnsAddresses(settings.clusterName(), settings.namespace(), 5432));
         KubernetesClient client = new KubernetesClientBuilder().build();
         ProbeServer probes = new ProbeServer(settings.httpPort(), clock, settings.interval().multipliedBy(STALE_PASSES));
+        PodReporter reporter = new PodReporter(client, settings.namespace(), settings.podName(), clock);
+        BarmanCommands barman = new BarmanCommands(settings.runDir(), commands.toolEnvironment());
+        ToolScripts scripts = new ToolScripts(settings.runDir(), files);
+        WalArchiving archiving = new WalArchiving(store, scripts, files);
+        Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock));
+        probes.route("/backup", new BackupEndpoint(store.map(s ->
+                BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER, settings.dataDir(),
+                        () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of)))));
         InstanceLoop loop = new InstanceLoop(
                 new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),
                 new LocalInspector(settings, sql, commands, files),
-                new Decider(settings.podName()),
-                new Actor(settings, commands, files, sql, addresses),
-                new PodReporter(client, settings.namespace(), settings.podName(), clock),
-                probes);
+                new Decider(settings.podName(), recovery.isPresent()),
+                new Actor(settings, commands, files, sql, addresses, archiving, restorer),
+                reporter,
+                probes,
+                store.map(s -> new ArchiveReport(sql, settings.runDir())));
 
         ScheduledExecutorService passes = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "instance-loop"));
         CountDownLatch stopped = new CountDownLatch(1);

@@ -27,7 +27,7 @@ class InstanceRbacTest {
         Role role = (Role) objects.get(1);
         assertThat(role.getRules()).extracting(r -> String.join(",", r.getApiGroups()) + "/" + String.join(",", r.getResources())
                 + ":" + String.join(",", r.getVerbs()))
-                .containsExactly("/pods:get,patch", "postgres.runbook.dev/postgresclusters:get", "/events:create");
+                .containsExactly("/pods:get,patch", "postgres.runbook.dev/postgresclusters:get", "batch/jobs:get,patch", "/events:create");
         assertThat(role.getRules()).flatExtracting(PolicyRule::getVerbs).doesNotContain("list", "watch", "update", "delete", "*");
     }
 

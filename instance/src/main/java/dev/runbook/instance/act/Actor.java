@@ -7,7 +7,10 @@ import dev.runbook.instance.decide.Decision;
 import dev.runbook.instance.postgres.ConfigFiles;
 import dev.runbook.instance.postgres.PgCommands;
 import dev.runbook.instance.postgres.Sql;
+import dev.runbook.instance.backup.Restorer;
+import dev.runbook.instance.backup.WalArchiving;
 import java.sql.SQLException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,13 +27,18 @@ public final class Actor {
     private final ConfigFiles files;
     private final Sql sql;
     private final Addresses addresses;
+    private final WalArchiving archiving;
+    private final Optional<Restorer> restorer;
 
-    public Actor(Settings settings, PgCommands commands, ConfigFiles files, Sql sql, Addresses addresses) {
+    public Actor(Settings settings, PgCommands commands, ConfigFiles files, Sql sql, Addresses addresses, WalArchiving archiving,
+                 Optional<Restorer> restorer) {
         this.settings = settings;
         this.commands = commands;
         this.files = files;
         this.sql = sql;
         this.addresses = addresses;
+        this.archiving = archiving;
+        this.restorer = restorer;
     }
 
     public void act(Decision decision) {
@@ -43,16 +51,22 @@ public final class Actor {
                 files.writeInitialSettings();
                 startAsPrimary();
             }
+            case RESTORE -> {
+                LOG.info("restore: {}", decision.why());
+                restorer.orElseThrow(() -> new IllegalStateException("a restore was decided, but no RECOVERY_DESTINATION_PATH is set")).restore();
+            }
             case START_PRIMARY -> {
                 LOG.info("start as primary: {}", decision.why());
                 startAsPrimary();
+                // Stopped half-way through a restore: it recovers again and is promoted; finish that.
+                restorer.filter(Restorer::pending).ifPresent(Restorer::finish);
             }
             case START_STANDBY -> {
                 LOG.info("start as standby: {}", decision.why());
                 Address address = addresses.of(decision.upstream());
                 checkSameSystem(decision.upstream(), address);
                 files.writeStandby(decision.upstream(), address);
-                commands.start();
+                start();
             }
             case CLONE -> {
                 LOG.info("clone: {}", decision.why());
@@ -60,7 +74,7 @@ public final class Actor {
                 checkSameCluster(decision.upstream(), address);
                 commands.basebackup(address);
                 files.writeStandby(decision.upstream(), address);
-                commands.start();
+                start();
             }
             case REWIND -> {
                 LOG.info("rewind: {}", decision.why());
@@ -68,7 +82,7 @@ public final class Actor {
                 checkSameSystem(decision.upstream(), address);
                 commands.rewind(files.conninfo(address, settings.podName()));
                 files.writeStandby(decision.upstream(), address);
-                commands.start();
+                start();
             }
             case PROMOTE -> {
                 LOG.info("promote: {}", decision.why());
@@ -93,6 +107,12 @@ public final class Actor {
 
     private void startAsPrimary() {
         files.clearStandby();
+        start();
+    }
+
+    /** Every start: WAL archiving as the pod says now (this instance's own run directory, its own store). */
+    private void start() {
+        archiving.configure(settings.dataDir());
         commands.start();
     }
 

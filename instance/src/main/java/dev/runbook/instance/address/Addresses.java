@@ -6,4 +6,9 @@ package dev.runbook.instance.address;
  */
 public interface Addresses {
     Address of(String podName);
+
+    /** The instance manager's HTTP port (probes, POST /backup): the pod's {@code probes} port, 8000. */
+    default Address httpOf(String podName) {
+        return new Address(of(podName).host(), 8000);
+    }
 }

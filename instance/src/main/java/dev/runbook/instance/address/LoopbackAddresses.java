@@ -13,6 +13,12 @@ import java.util.Properties;
  * which. Read on every lookup, so a pod started later is found.
  */
 public record LoopbackAddresses(Path file) implements Addresses {
+    /** The instance manager's HTTP port: the entry {@code POD.http}, which the loopback kubelet writes next to the server's. */
+    @Override
+    public Address httpOf(String podName) {
+        return of(podName + ".http");
+    }
+
     @Override
     public Address of(String podName) {
         Properties map = new Properties();

@@ -13,9 +13,16 @@ import dev.runbook.instance.postgres.Lsn;
  */
 public final class Decider {
     private final String self;
+    private final boolean restoreConfigured;
 
     public Decider(String self) {
+        this(self, false);
+    }
+
+    /** {@code restoreConfigured}: the pod names a backup to bootstrap from (RECOVERY_DESTINATION_PATH); initdb is then never chosen. */
+    public Decider(String self, boolean restoreConfigured) {
         this.self = self;
+        this.restoreConfigured = restoreConfigured;
     }
 
     public Decision decide(Observation seen, LocalState local) {
@@ -79,7 +86,9 @@ public final class Decider {
                         + " (its last position " + seen.primaryLsn() + "); initdb would start a new, empty database: restore the volume,"
                         + " or switch over to a replica that has the data");
             }
-            return Decision.of(Step.INITDB, "", "named the first primary of a new cluster");
+            return restoreConfigured
+                    ? Decision.of(Step.RESTORE, "", "named the first primary of a new cluster restored from a backup")
+                    : Decision.of(Step.INITDB, "", "named the first primary of a new cluster");
         }
         if (!local.running()) {
             return Decision.of(Step.START_PRIMARY, "", "the primary's server is not running");

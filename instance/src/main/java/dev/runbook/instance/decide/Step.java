@@ -6,6 +6,8 @@ public enum Step {
     WAIT,
     /** Make a new database (only into an empty data directory). */
     INITDB,
+    /** Restore a backup from the object store into the empty data directory (a new cluster's first primary), recover, promote. */
+    RESTORE,
     /** Start the server as the primary. */
     START_PRIMARY,
     /** Start the server as a standby of the upstream, as it is. */

@@ -58,7 +58,7 @@ public final class LocalInspector {
     }
 
     /** postmaster.pid names a live process (a stale file after a crash or kill -9 does not). */
-    static boolean postmasterRunning(Path dataDir) {
+    public static boolean postmasterRunning(Path dataDir) {
         Path pidFile = dataDir.resolve("postmaster.pid");
         try {
             if (!Files.exists(pidFile)) {

@@ -19,6 +19,11 @@ import java.util.Optional;
 public final class ConfigFiles {
     static final String SETTINGS = "runbook.conf";
     static final String STANDBY = "runbook-standby.conf";
+    /** WAL archiving to the object store (written before every start; see backup.WalArchiving). */
+    public static final String ARCHIVE = "runbook-archive.conf";
+    /** restore_command and the recovery target while a restored instance recovers (see backup.Restorer). */
+    public static final String RECOVERY = "runbook-recovery.conf";
+    private static final List<String> INCLUDED = List.of(SETTINGS, STANDBY, ARCHIVE, RECOVERY);
     private static final String UPSTREAM_MARK = "# upstream: ";
 
     private final Settings settings;
@@ -54,8 +59,15 @@ public final class ConfigFiles {
 
     /** After initdb: replication and the settings every instance of the cluster shares. */
     public void writeInitialSettings() {
-        Path data = settings.dataDir();
-        append(data.resolve("postgresql.conf"), "\ninclude_if_exists = '" + SETTINGS + "'\ninclude_if_exists = '" + STANDBY + "'\n");
+        writeInitialSettings(settings.dataDir());
+    }
+
+    /**
+     * The settings every instance of the cluster shares, into {@code data}: after initdb, and over a
+     * restored copy of another cluster's data directory (its cluster_name and pg_hba.conf are replaced).
+     */
+    public void writeInitialSettings(Path data) {
+        ensureIncludes(data);
         write(data.resolve(SETTINGS), String.join("\n",
                 "# Written by the instance manager at initdb; copied to every replica with the data.",
                 "cluster_name = '" + settings.qualifiedClusterName() + "'",
@@ -111,6 +123,31 @@ public final class ConfigFiles {
                 + " passfile=" + passFile() + " application_name=" + applicationName + " connect_timeout=5";
     }
 
+    /** postgresql.conf includes the instance manager's files, each once (a restored one may have some already). */
+    public void ensureIncludes(Path data) {
+        Path conf = data.resolve("postgresql.conf");
+        try {
+            String text = Files.exists(conf) ? Files.readString(conf) : "";
+            StringBuilder missing = new StringBuilder();
+            for (String file : INCLUDED) {
+                String line = "include_if_exists = '" + file + "'";
+                if (!text.contains(line)) {
+                    missing.append(line).append('\n');
+                }
+            }
+            if (missing.length() > 0) {
+                Files.writeString(conf, "\n" + missing, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + conf, e);
+        }
+    }
+
+    /** A file only this user can read (a password, credentials, SQL with a password in it). */
+    public void writePrivateFile(Path file, String text) {
+        writePrivate(file, text);
+    }
+
     public void deleteQuietly(Path file) {
         try {
             Files.deleteIfExists(file);
@@ -133,17 +170,9 @@ public final class ConfigFiles {
         }
     }
 
-    private static void write(Path file, String text) {
+    public static void write(Path file, String text) {
         try {
             Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-    }
-
-    private static void append(Path file, String text) {
-        try {
-            Files.writeString(file, text, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

@@ -2,15 +2,12 @@ package dev.runbook.instance.postgres;
 
 import dev.runbook.instance.address.Address;
 import dev.runbook.instance.config.Settings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,14 +18,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class PgCommands {
     private static final Logger LOG = LoggerFactory.getLogger(PgCommands.class);
-    private static final long TOOL_TIMEOUT_MINUTES = 30;
+    private static final Duration TOOL_TIMEOUT = Duration.ofMinutes(30);
 
     private final Settings settings;
     private final ConfigFiles files;
+    private final ToolProcess tools;
 
     public PgCommands(Settings settings, ConfigFiles files) {
         this.settings = settings;
         this.files = files;
+        this.tools = new ToolProcess(settings.runDir());
     }
 
     public void initdb() {
@@ -50,6 +49,11 @@ public final class PgCommands {
     /** Fast shutdown: client sessions are ended, a shutdown checkpoint written and streamed to the standbys. */
     public void stop() {
         run("pg_ctl", "stop", "-D", settings.dataDir().toString(), "-m", "fast", "-w", "-t", "120");
+    }
+
+    /** Makes the server read its configuration files again (pg_hba.conf, settings that need no restart). */
+    public void reload() {
+        run("pg_ctl", "reload", "-D", settings.dataDir().toString());
     }
 
     public void promote() {
@@ -79,44 +83,36 @@ public final class PgCommands {
         return values;
     }
 
-    private String run(String tool, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(settings.binDir().resolve(tool).toString());
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("PGPASSFILE", files.passFile().toString());
-        builder.environment().put("PGCONNECT_TIMEOUT", "5");
-        builder.environment().remove(Settings.PASSWORD);
+    /** Runs SQL through psql on the local server's Unix socket (in the private run directory), the SQL read from a private file. */
+    public String psqlLocal(String sql) {
+        Path script = settings.runDir().resolve("psql-input.sql");
+        files.writePrivateFile(script, sql);
         try {
-            Path output = Files.createTempFile(settings.runDir(), tool, ".out");
-            try {
-                Process process = builder.redirectOutput(output.toFile()).start();
-                if (!process.waitFor(TOOL_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-                    process.destroyForcibly();
-                    throw new CommandFailed(tool + " did not finish within " + TOOL_TIMEOUT_MINUTES + " minutes");
-                }
-                String text = Files.readString(output, StandardCharsets.UTF_8);
-                if (process.exitValue() != 0) {
-                    throw new CommandFailed(tool + " exited with " + process.exitValue() + ": " + tail(text));
-                }
-                if (!"pg_controldata".equals(tool)) {
-                    LOG.info("{} done: {}", tool, tail(text));
-                }
-                return text;
-            } finally {
-                Files.deleteIfExists(output);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command.get(0), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommandFailed(tool + " was interrupted");
+            return tools.run(command("psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", settings.runDir().toString(),
+                    "-p", Integer.toString(settings.port()), "-U", Settings.SUPERUSER, "-d", "postgres", "-f", "-"),
+                    toolEnvironment(), List.of(Settings.PASSWORD), Optional.of(script), TOOL_TIMEOUT).strip();
+        } finally {
+            files.deleteQuietly(script);
         }
     }
 
-    private static String tail(String text) {
-        String[] lines = text.strip().split("\n");
-        int from = Math.max(0, lines.length - 3);
-        return String.join(" | ", List.of(lines).subList(from, lines.length));
+    /** The environment every PostgreSQL tool gets: the passfile, a connect timeout, never the password itself. */
+    public Map<String, String> toolEnvironment() {
+        return Map.of("PGPASSFILE", files.passFile().toString(), "PGCONNECT_TIMEOUT", "5");
+    }
+
+    private List<String> command(String tool, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(settings.binDir().resolve(tool).toString());
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private String run(String tool, String... args) {
+        String text = tools.run(command(tool, args), toolEnvironment(), List.of(Settings.PASSWORD), Optional.empty(), TOOL_TIMEOUT);
+        if (!"pg_controldata".equals(tool)) {
+            LOG.info("{} done: {}", tool, ToolProcess.tail(text, 3));
+        }
+        return text;
     }
 }

@@ -7,6 +7,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Objects;
 import java.util.Properties;
 
 /** The few SQL statements the instance manager needs, over JDBC, one short connection each. */
@@ -50,6 +53,60 @@ public final class Sql {
             s.execute("alter system set synchronous_standby_names = '" + value.replace("'", "''") + "'");
             s.execute("select pg_reload_conf()");
         }
+    }
+
+    /** What pg_stat_archiver says: the last WAL file archived and the last that failed, with when ("" and null when none). */
+    public record Archiver(String lastArchivedWal, Instant lastArchivedTime, String lastFailedWal, Instant lastFailedTime) {
+    }
+
+    public Archiver archiver() throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select last_archived_wal, last_archived_time, last_failed_wal, last_failed_time from pg_stat_archiver")) {
+            r.next();
+            return new Archiver(Objects.toString(r.getString(1), ""), instant(r.getTimestamp(2)), Objects.toString(r.getString(3), ""),
+                    instant(r.getTimestamp(4)));
+        }
+    }
+
+    /** A CHECKPOINT on another server (the primary a standby follows); returns its WAL position after it. */
+    public String checkpoint(Address server) throws SQLException {
+        try (Connection c = connect(server); Statement s = c.createStatement()) {
+            s.execute("checkpoint");
+            try (ResultSet r = s.executeQuery("select pg_current_wal_lsn()::text")) {
+                r.next();
+                return r.getString(1);
+            }
+        }
+    }
+
+    /**
+     * Ends the current WAL file on {@code primary} ({@code pg_switch_wal()}), so that it is archived now:
+     * after a backup taken on a standby, whose last WAL file only the primary archives.
+     */
+    public String switchWal(Address primary) throws SQLException {
+        try (Connection c = connect(primary); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select pg_walfile_name(pg_switch_wal())")) {
+            r.next();
+            return r.getString(1);
+        }
+    }
+
+    /** The local server runs as a standby. */
+    public boolean inRecovery() throws SQLException {
+        return local().inRecovery();
+    }
+
+    /** The server's TimeZone: Barman Cloud prints a backup's times in it, without saying which. */
+    public ZoneId timeZone() throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select current_setting('TimeZone')")) {
+            r.next();
+            return ZoneId.of(r.getString(1));
+        }
+    }
+
+    private static Instant instant(java.sql.Timestamp t) {
+        return t == null ? null : t.toInstant();
     }
 
     /** Who another server says it is: its cluster_name and its system identifier. */

@@ -1,6 +1,7 @@
 package dev.runbook.instance.probe;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,6 +24,7 @@ public final class ProbeServer implements AutoCloseable {
     private volatile boolean ready;
     private volatile String why = "starting";
     private volatile Instant lastPass;
+    private volatile String acting;
 
     public ProbeServer(int port, Clock clock, Duration stale) throws IOException {
         this.clock = clock;
@@ -31,10 +33,13 @@ public final class ProbeServer implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(port), 16);
         server.createContext("/readyz", exchange -> answer(exchange, ready, why));
         server.createContext("/healthz", exchange -> {
-            boolean alive = Duration.between(lastPass, clock.instant()).compareTo(stale) < 0;
-            answer(exchange, alive, alive ? "ok" : "no pass since " + lastPass);
+            // A step that takes long (a restore, a clone) is no hung loop: the tools it runs have time limits of their own.
+            String step = acting;
+            boolean alive = step != null || Duration.between(lastPass, clock.instant()).compareTo(stale) < 0;
+            answer(exchange, alive, step != null ? "ok, " + step : alive ? "ok" : "no pass since " + lastPass);
         });
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+        // More than one thread: a backup request (POST /backup) takes minutes, the probes must not wait for it.
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "probes");
             t.setDaemon(true);
             return t;
@@ -42,8 +47,18 @@ public final class ProbeServer implements AutoCloseable {
         server.start();
     }
 
+    /** Serves another path on the same port (the backup endpoint). */
+    public void route(String path, HttpHandler handler) {
+        server.createContext(path, handler);
+    }
+
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** A step runs (null: none); /healthz stays 200 while it does. */
+    public void acting(String step) {
+        this.acting = step == null ? null : step + " since " + clock.instant();
     }
 
     public void passed(boolean ready, String why) {

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -35,7 +34,12 @@ public final class PodReporter {
 
     /** The role ("" removes the annotations) and position; nothing is sent when both are unchanged. */
     public void report(String reportedRole, String lsn) {
-        Map<String, String> wanted = new LinkedHashMap<>();
+        report(reportedRole, lsn, Map.of());
+    }
+
+    /** As {@link #report(String, String)}, with more of the instance's own annotations (the WAL archive's report). */
+    public void report(String reportedRole, String lsn, Map<String, String> more) {
+        Map<String, String> wanted = new LinkedHashMap<>(more);
         wanted.put(Observation.REPORTED_ROLE, reportedRole.isEmpty() ? null : reportedRole);
         wanted.put(Observation.REPLAYED_LSN, reportedRole.isEmpty() || lsn.isEmpty() ? null : lsn);
         wanted.put(PROBLEM, null);
@@ -69,30 +73,12 @@ public final class PodReporter {
                 .build()).create();
     }
 
-    private void patchAnnotations(Map<String, String> annotations) {
-        StringBuilder json = new StringBuilder("{\"metadata\":{\"annotations\":{");
-        boolean first = true;
-        for (Map.Entry<String, String> e : annotations.entrySet()) {
-            if (!first) {
-                json.append(',');
-            }
-            first = false;
-            json.append(quote(e.getKey())).append(':').append(e.getValue() == null ? "null" : quote(e.getValue()));
-        }
-        json.append("}}}");
-        client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE), json.toString());
+    /** Sets (or, with a null value, removes) annotations on the instance's own pod: the archive and restore reports. */
+    public void annotate(Map<String, String> annotations) {
+        client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE), MergePatch.annotations(annotations));
     }
 
-    private static String quote(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : Objects.requireNonNull(text).toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                default -> out.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-            }
-        }
-        return out.append('"').toString();
+    private void patchAnnotations(Map<String, String> annotations) {
+        annotate(annotations);
     }
 }

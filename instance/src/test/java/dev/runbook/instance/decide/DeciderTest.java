@@ -37,6 +37,16 @@ class DeciderTest {
     }
 
     @Test
+    void withARecoveryConfiguredTheFirstPrimaryRestoresAndNeverRunsInitdb() {
+        Decider restoring = new Decider("pg-1", true);
+        assertThat(restoring.decide(seen("primary", "pg-1", "pg-1", "", "", null), EMPTY).step()).isEqualTo(Step.RESTORE);
+        assertThat(restoring.decide(seen("primary", "pg-1", "pg-1", "", "0/3000100", null), EMPTY).step())
+                .as("a cluster that has had a primary is not restored over either").isEqualTo(Step.REFUSE);
+        assertThat(restoring.decide(seen("primary", "pg-1", "pg-1", "", "", null), STOPPED).step())
+                .as("a restored data directory is started, not restored again").isEqualTo(Step.START_PRIMARY);
+    }
+
+    @Test
     void neverInitdbWhenTheClusterHasHadAPrimary() {
         Decision d = decider.decide(seen("primary", "pg-1", "pg-1", "", "0/5000000", null), EMPTY);
         assertThat(d.step()).isEqualTo(Step.REFUSE);

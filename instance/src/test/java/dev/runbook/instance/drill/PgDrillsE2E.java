@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class PgDrillsE2E {
     private static final Duration CONVERGE = Duration.ofSeconds(150);
+    /** The first convergence also waits for the operator's and four JVMs' start, minutes on a loaded two-core machine. */
+    private static final Duration FIRST_CONVERGE = Duration.ofMinutes(5);
     private static final String ROLE = "postgres.runbook.dev/role";
     private static final String REPORTED = "postgres.runbook.dev/reported-role";
     private static final String NODE_LOST_FINALIZER = "drills.runbook.dev/node-lost";
@@ -59,6 +61,9 @@ class PgDrillsE2E {
     private long switchoverLost;
     private long switchoverAcked;
     private double writableAfter = -1;
+    private ObjectStoreClient store;
+    private BackupDrills backups;
+    private final String restoredPassword = UUID.randomUUID().toString();
 
     @Test
     void drills() throws Exception {
@@ -77,10 +82,19 @@ class PgDrillsE2E {
         drill("switchover under load loses nothing", this::switchover);
         drill("failover with spec.replication.synchronous loses nothing", this::synchronousFailover);
         drill("an instance given another cluster's data refuses to follow, and keeps the data", this::refusesAnotherClustersData);
+        drill("a scheduled backup under load, to the object store", () -> backups().scheduledBackup());
+        drill("the scheduled backup restored into a new cluster holds every row acknowledged before its end", () -> backups().restoreScheduled());
+        drill("an on-demand backup under load, to the object store", () -> backups().onDemandBackup());
+        drill("the on-demand backup restored into a new cluster holds every row acknowledged before its end", () -> backups().restoreOnDemand());
+        drill("a point-in-time restore holds the rows acknowledged before the target and none sent after it", () -> backups().pointInTime());
+        drill("retention deletes the oldest base backup and its WAL from the store", () -> backups().retention());
 
         String summary = String.format(Locale.ROOT,
-                "pg-drills: %d passed, %d failed; failover lost %d of %d acknowledged writes; switchover lost %d of %d; writable again after %.1f s",
-                passed, failed, failoverLost, failoverAcked, switchoverLost, switchoverAcked, writableAfter);
+                "pg-drills: %d passed, %d failed; failover lost %d of %d acknowledged writes; switchover lost %d of %d; writable again after %.1f s;"
+                        + " restore verified %d of %d rows; pitr %s",
+                passed, failed, failoverLost, failoverAcked, switchoverLost, switchoverAcked, writableAfter,
+                backups == null ? 0 : backups.restoreVerified, backups == null ? 0 : backups.restoreChecked,
+                backups != null && backups.pitrVerified ? "verified" : "not verified");
         results.add(summary);
         Files.write(work.resolve("summary.txt"), results);
         System.out.println(String.join("\n", results));
@@ -108,10 +122,17 @@ class PgDrillsE2E {
         System.out.println(line);
     }
 
+    private BackupDrills backups() {
+        if (backups == null) {
+            throw new IllegalStateException("no object store: run testenv/s3 up and pass -Drunbook.s3.endpoint (testenv/pg-drills does)");
+        }
+        return backups;
+    }
+
     // ---- the drills ----
 
     private String bootstrap() throws SQLException {
-        await("the cluster is Healthy with a primary and two streaming replicas").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
+        await("the cluster is Healthy with a primary and two streaming replicas").atMost(FIRST_CONVERGE).pollInterval(Duration.ofMillis(500))
                 .until(() -> "Healthy".equals(status("phase")) && streamingReplicas(current()) == 2
                         && reportedRoles().equals(Map.of("primary", 1L, "replica", 2L)));
         String primary = current();
@@ -365,7 +386,7 @@ class PgDrillsE2E {
         kubectl.run("-n", namespace, "apply", "-f", repo.resolve("deploy/postgres/instance-rbac.yaml").toString());
         StringBuilder volumes = new StringBuilder();
         // One volume per claim, bound to it in advance, so the drills take nothing from testenv's shared pool.
-        List<String> claims = List.of("data-pg-0", "data-pg-1", "data-pg-2", "data-other-0");
+        List<String> claims = List.of("data-pg-0", "data-pg-1", "data-pg-2", "data-other-0", "data-restored-a-0", "data-restored-b-0", "data-pitr-0");
         for (int i = 0; i < claims.size(); i++) {
             volumes.append("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: ").append(namespace).append("-pv-").append(i)
                     .append(", labels: {runbook.dev/pg-drills: ").append(namespace).append("}}\n")
@@ -375,6 +396,15 @@ class PgDrillsE2E {
         }
         kubectl.apply(volumes.toString());
         kubectl.run("-n", namespace, "create", "secret", "generic", "pg-credentials", "--from-literal=password=" + password);
+        store = ObjectStoreClient.fromSystemProperties();
+        String backupSpec = "";
+        if (store != null) {
+            kubectl.run("-n", namespace, "create", "secret", "generic", BackupDrills.STORE_SECRET, "--from-literal=ACCESS_KEY_ID=" + store.accessKey(),
+                    "--from-literal=ACCESS_SECRET_KEY=" + store.secretKey());
+            // The restored clusters have a password of their own: the restore must set it over the original's.
+            kubectl.run("-n", namespace, "create", "secret", "generic", BackupDrills.RESTORED_SECRET, "--from-literal=password=" + restoredPassword);
+            backupSpec = "  backup:\n    objectStore: " + BackupDrills.objectStoreYaml(store, namespace) + "\n";
+        }
         ProcessBuilder run = new ProcessBuilder(repo.resolve("runbook").toString(), "run", "--bundle", "runbooks/postgres-cluster",
                 "--namespace", namespace, "--http-port", "0")
                 .directory(repo.toFile()).redirectErrorStream(true).redirectOutput(work.resolve("operator.log").toFile());
@@ -385,7 +415,10 @@ class PgDrillsE2E {
         kubelet.start();
         kubectl.apply("apiVersion: postgres.runbook.dev/v1alpha1\nkind: PostgresCluster\nmetadata: {name: pg, namespace: " + namespace + "}\n"
                 + "spec:\n  instances: 3\n  image: postgres:15\n  storage: {size: 1Gi}\n  failoverDelay: 5s\n"
-                + "  credentials: {secretName: pg-credentials}\n");
+                + "  credentials: {secretName: pg-credentials}\n" + backupSpec);
+        if (store != null) {
+            backups = new BackupDrills(namespace, kubectl, client, kubelet, () -> load, store, password, restoredPassword);
+        }
     }
 
     @AfterEach

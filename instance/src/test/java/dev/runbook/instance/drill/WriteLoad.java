@@ -22,7 +22,12 @@ import java.util.function.Supplier;
 final class WriteLoad implements AutoCloseable {
     private static final long PAUSE_MS = 20;
 
-    record Ack(long id, long atNanos, int port) {
+    /**
+     * One acknowledged commit: when (monotonic, for durations), on which server, and on the wall clock
+     * (shared with the servers on this machine) when the insert was sent and when it was acknowledged:
+     * a commit lies between the two, which is what a point-in-time restore is checked against.
+     */
+    record Ack(long id, long atNanos, int port, long sentAtMillis, long ackedAtMillis) {
     }
 
     private final Supplier<Integer> primaryPort;
@@ -74,8 +79,8 @@ final class WriteLoad implements AutoCloseable {
         return last;
     }
 
-    /** Acknowledged ids in a window that the server on {@code port} does not have. */
-    static Set<Long> missing(List<Ack> window, int port, String password) throws SQLException {
+    /** Every id the server on {@code port} has. */
+    static Set<Long> present(int port, String password) throws SQLException {
         Set<Long> present = new HashSet<>();
         try (Connection c = connect(port, password); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("select id from drill_writes")) {
@@ -83,6 +88,12 @@ final class WriteLoad implements AutoCloseable {
                 present.add(r.getLong(1));
             }
         }
+        return present;
+    }
+
+    /** Acknowledged ids in a window that the server on {@code port} does not have. */
+    static Set<Long> missing(List<Ack> window, int port, String password) throws SQLException {
+        Set<Long> present = present(port, password);
         Set<Long> lost = new HashSet<>();
         window.forEach(a -> {
             if (!present.contains(a.id())) {
@@ -107,11 +118,12 @@ final class WriteLoad implements AutoCloseable {
                     c = connect(port, password);
                 }
                 long id = next++;
+                long sentAt = System.currentTimeMillis();
                 try (PreparedStatement p = c.prepareStatement("insert into drill_writes (id) values (?)")) {
                     p.setLong(1, id);
                     p.executeUpdate();
                 }
-                acked.add(new Ack(id, System.nanoTime(), port));
+                acked.add(new Ack(id, System.nanoTime(), port, sentAt, System.currentTimeMillis()));
                 pause(PAUSE_MS);
             } catch (SQLException | RuntimeException e) {
                 closeQuietly(c);

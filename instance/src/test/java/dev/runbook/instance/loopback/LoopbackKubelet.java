@@ -1,10 +1,8 @@
 package dev.runbook.instance.loopback;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,12 +12,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +54,8 @@ public final class LoopbackKubelet implements AutoCloseable {
     private final Map<String, Integer> slots = new ConcurrentHashMap<>();
     private final Set<String> held = ConcurrentHashMap.newKeySet();
     private final Map<String, String> probeAnswers = new ConcurrentHashMap<>();
+    private final PodEnvironment environment;
+    private final BackupJobPods backupJobs;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "loopback-kubelet");
@@ -73,6 +71,8 @@ public final class LoopbackKubelet implements AutoCloseable {
         this.pgBin = pgBin;
         this.kubeconfig = kubeconfig;
         this.basePort = basePort;
+        this.environment = new PodEnvironment(client, namespace);
+        this.backupJobs = new BackupJobPods(client, namespace, environment, this::javaCommand, base, this::note);
     }
 
     public void start() {
@@ -134,6 +134,7 @@ public final class LoopbackKubelet implements AutoCloseable {
     }
 
     private void tick() {
+        backupJobs.tick(addressFile(), RUN_AS == null ? kubeconfig : base.resolve("kubeconfig"));
         List<Pod> pods = client.pods().inNamespace(namespace).withLabel(CLUSTER_LABEL).list().getItems();
         Map<String, Pod> byName = new LinkedHashMap<>();
         pods.forEach(p -> byName.put(p.getMetadata().getName(), p));
@@ -166,10 +167,7 @@ public final class LoopbackKubelet implements AutoCloseable {
         Path dataDir = dataDirOf(name);
         writeAddresses();
         Container container = pod.getSpec().getContainers().get(0);
-        Map<String, String> env = new LinkedHashMap<>();
-        for (EnvVar var : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
-            env.put(var.getName(), resolve(pod, var));
-        }
+        Map<String, String> env = environment.of(pod, container);
         env.put("PGDATA", dataDir.toString());
         env.put("RUNBOOK_INSTANCE_RUN_DIR", home.resolve("run").toString());
         env.put("PGPORT", Integer.toString(port));
@@ -180,13 +178,10 @@ public final class LoopbackKubelet implements AutoCloseable {
         env.put("KUBECONFIG", RUN_AS == null ? kubeconfig.toString() : base.resolve("kubeconfig").toString());
         try {
             Files.createDirectories(home);
-            List<String> command = new java.util.ArrayList<>();
             if (RUN_AS != null) {
                 giveAway(home);
-                command.addAll(List.of("runuser", "-u", RUN_AS, "--"));
             }
-            command.addAll(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
-                    "-jar", RUN_AS == null ? instanceJar.toString() : base.resolve("runbook-instance.jar").toString()));
+            List<String> command = javaCommand();
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logOf(name).toFile()));
@@ -199,28 +194,15 @@ public final class LoopbackKubelet implements AutoCloseable {
         }
     }
 
-    /** An environment variable as the kubelet resolves it: a value, a field of the pod, or a Secret's key. */
-    private String resolve(Pod pod, EnvVar var) {
-        if (var.getValue() != null) {
-            return var.getValue();
+    /** The database image's /opt/runbook/instance-manager, on loopback: the instance jar, as the postgres user when run as root. */
+    private List<String> javaCommand() {
+        List<String> command = new java.util.ArrayList<>();
+        if (RUN_AS != null) {
+            command.addAll(List.of("runuser", "-u", RUN_AS, "--"));
         }
-        var from = var.getValueFrom();
-        if (from != null && from.getFieldRef() != null) {
-            return switch (from.getFieldRef().getFieldPath()) {
-                case "metadata.name" -> pod.getMetadata().getName();
-                case "metadata.namespace" -> pod.getMetadata().getNamespace();
-                default -> throw new IllegalStateException("field " + from.getFieldRef().getFieldPath() + " is not resolved here");
-            };
-        }
-        if (from != null && from.getSecretKeyRef() != null) {
-            Secret secret = client.secrets().inNamespace(namespace).withName(from.getSecretKeyRef().getName()).get();
-            if (secret == null || secret.getData() == null || !secret.getData().containsKey(from.getSecretKeyRef().getKey())) {
-                throw new IllegalStateException("Secret " + from.getSecretKeyRef().getName() + " has no key " + from.getSecretKeyRef().getKey()
-                        + " (a kubelet would not start the container either)");
-            }
-            return new String(Base64.getDecoder().decode(secret.getData().get(from.getSecretKeyRef().getKey())), StandardCharsets.UTF_8);
-        }
-        return "";
+        command.addAll(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
+                "-jar", RUN_AS == null ? instanceJar.toString() : base.resolve("runbook-instance.jar").toString()));
+        return command;
     }
 
     private boolean ready(InstanceProcess p) {
@@ -278,7 +260,7 @@ public final class LoopbackKubelet implements AutoCloseable {
                 .allMatch(c -> wanted.equals(c.getStatus()));
     }
 
-    private void note(String line) {
+    void note(String line) {
         try {
             Files.writeString(base.resolve("kubelet.log"), Instant.now() + " " + line + "\n",
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
@@ -304,7 +286,8 @@ public final class LoopbackKubelet implements AutoCloseable {
 
     private synchronized void writeAddresses() {
         StringBuilder text = new StringBuilder("# pod name = the loopback address of its server (written by the loopback kubelet)\n");
-        slots.keySet().stream().sorted().forEach(p -> text.append(p).append("=127.0.0.1:").append(port(p)).append('\n'));
+        slots.keySet().stream().sorted().forEach(p -> text.append(p).append("=127.0.0.1:").append(port(p)).append('\n')
+                .append(p).append(".http=127.0.0.1:").append(port(p) + 1).append('\n'));
         try {
             Path tmp = Files.createTempFile(base, "addresses", ".tmp");
             Files.writeString(tmp, text);
@@ -320,6 +303,7 @@ public final class LoopbackKubelet implements AutoCloseable {
         ticker.shutdownNow();
         running.values().forEach(InstanceProcess::terminate);
         running.clear();
+        backupJobs.close();
     }
 
     /** testenv/pg-instances NAMESPACE WORKDIR INSTANCE_JAR PG_BIN BASE_PORT: runs until interrupted. */
