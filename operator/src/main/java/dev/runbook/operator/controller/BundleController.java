@@ -41,7 +41,7 @@ final class BundleController {
         EventWriter events = new EventWriter(api.client());
         ReconcileCycle cycle = new ReconcileCycle(active,
                 new Actor(api, events, spec.fieldManager()),
-                new Recorder(api, events, spec.fieldManager()),
+                new Recorder(api, events, spec.fieldManager(), spec.primary().kind().toString()),
                 clock, listener, policy);
         var reconciler = spec.hasCleanup()
                 ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces)

@@ -22,8 +22,12 @@ final class ControllerRuntimeMeters {
 
     /** controller-runtime's result of a reconcile that returned an error (and is retried). */
     static final String ERROR = "error";
-    /** controller-runtime's result of a reconcile that returned no error. */
+    /** controller-runtime's result of a reconcile that returned no error and asked for no requeue. */
     static final String SUCCESS = "success";
+    /** controller-runtime's result of a reconcile that asked to run again at once ({@code Requeue: true}). */
+    static final String REQUEUE = "requeue";
+    /** controller-runtime's result of a reconcile that asked to run again after a delay ({@code RequeueAfter}). */
+    static final String REQUEUE_AFTER = "requeue_after";
 
     /** controller-runtime's default buckets for the reconcile time, in seconds (0.005 to 10 and up to 60). */
     private static final Duration[] BUCKETS = {
@@ -39,16 +43,15 @@ final class ControllerRuntimeMeters {
     }
 
     /**
-     * One reconcile. A cycle that failed is an {@code error}, as a Go reconciler returning an error;
-     * a refused plan is a {@code success}: the cycle reported it in status and events and is not
-     * retried for it.
+     * One reconcile. A cycle that failed is an {@code error}, as a Go reconciler returning an error; a
+     * refused plan is not: the cycle reported it in status and events and is not retried for it.
      */
     void record(CycleReport report) {
         String controller = TagValue.of(report.bundle());
         boolean failed = CycleMeters.FAILED.equals(CycleMeters.outcome(report));
         Counter.builder(RECONCILE)
                 .description("Total number of reconciliations per controller (controller-runtime's name)")
-                .tags("controller", controller, "result", failed ? ERROR : SUCCESS)
+                .tags("controller", controller, "result", failed ? ERROR : result(report))
                 .register(registry)
                 .increment();
         Counter errors = Counter.builder(RECONCILE_ERRORS)
@@ -62,5 +65,20 @@ final class ControllerRuntimeMeters {
                 .serviceLevelObjectives(BUCKETS)
                 .register(registry)
                 .record(report.took() == null ? Duration.ZERO : report.took());
+    }
+
+    /**
+     * The result of a cycle that did not fail, from the {@code requeue} actions of its plan, which the
+     * cycle obeys whatever its mode ({@code ReconcileCycle}): the soonest one of {@code 0s} is
+     * {@code requeue}, a later one {@code requeue_after}. Neither the bundle's {@code reconcilePeriod}
+     * (the counterpart of controller-runtime's resync period, not a result) nor the short settle delay
+     * after a cycle that changed something is a requeue a rule asked for: those cycles are a {@code success}.
+     * A refused plan is applied in no part, its requeue included.
+     */
+    private static String result(CycleReport report) {
+        if (report.decision() == null || report.failure() != null) return SUCCESS;
+        return report.decision().requeueAfter()
+                .map(after -> after.isZero() ? REQUEUE : REQUEUE_AFTER)
+                .orElse(SUCCESS);
     }
 }

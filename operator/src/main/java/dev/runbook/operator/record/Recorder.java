@@ -22,11 +22,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Records a cycle on its primary: the status fields the operator owns, with the status actions the
@@ -36,7 +38,8 @@ import java.util.Optional;
  * <p>Status: {@code observedGeneration} (the generation the cycle decided on), {@code bundleVersion}
  * (the content hash of the bundle), {@code lastCycle} ({@link CycleSummary}) and the condition
  * {@code RunbookApplied} ({@link RunbookCondition}), merged by type with the bundle's own conditions;
- * its {@code lastTransitionTime} moves only when its status does.
+ * its {@code lastTransitionTime} moves only when its status does. Each condition the cycle sets carries the
+ * generation it observed ({@link ConditionGenerations}), where the CRD keeps that field.
  *
  * <p>Events, on the primary: one per applied action that changed something ({@code Created},
  * {@code Updated}, {@code Deleted}, naming the action and the rules); a Warning with the failure's
@@ -48,16 +51,19 @@ public final class Recorder {
     private final EventWriter events;
     private final String fieldManager;
     private final ConflictRetry conflicts;
+    private final ConditionGenerations conditionGenerations;
 
-    public Recorder(KubeApi api, EventWriter events, String fieldManager) {
-        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+    /** @param kind the primary kind, named in what {@link ConditionGenerations} logs */
+    public Recorder(KubeApi api, EventWriter events, String fieldManager, String kind) {
+        this(api, events, fieldManager, kind, ConflictRetry.DEFAULT);
     }
 
-    public Recorder(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
+    public Recorder(KubeApi api, EventWriter events, String fieldManager, String kind, ConflictRetry conflicts) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
         this.conflicts = conflicts;
+        this.conditionGenerations = new ConditionGenerations(kind);
     }
 
     /** Records the cycle, reading the primary from the API server. */
@@ -89,15 +95,18 @@ public final class Recorder {
             Optional<Map<String, Object>> known = cached.get(ref);
             Optional<Map<String, Object>> current = known.isPresent() ? known : api.get(ref);
             if (current.isEmpty()) return current;
-            Map<String, Object> desired = desiredStatus(PrimaryStatus.applied(statusActions, current.get(), now),
-                    primary, report, condition, now);
+            Map<String, Object> desired = conditionGenerations.stamp(
+                    desiredStatus(PrimaryStatus.applied(statusActions, current.get(), now), primary, report, condition, now),
+                    conditionsSet(statusActions), primary.getGeneration());
             Map<String, Object> diff = Maps.diff(Maps.map(current.get(), "status"), desired);
             if (diff.isEmpty()) return current;
             Map<String, Object> patch = new LinkedHashMap<>();
             patch.put("metadata", Map.of("resourceVersion", Maps.resourceVersion(current.get())));
             patch.put("status", diff);
             try {
-                cached.written(ref, api.mergePatchStatus(ref, patch, fieldManager));
+                Map<String, Object> written = api.mergePatchStatus(ref, patch, fieldManager);
+                conditionGenerations.learn(diff, written);
+                cached.written(ref, written);
                 return current;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404 && known.isPresent()) return Optional.empty(); // gone since it was cached
@@ -105,6 +114,16 @@ public final class Recorder {
                 throw e;
             }
         }, conflicts -> "recording the cycle: " + ref + " kept changing");
+    }
+
+    /** The types of the conditions this cycle sets on its primary: the plan's own and {@code RunbookApplied}. */
+    private static Set<String> conditionsSet(List<PlannedAction> statusActions) {
+        Set<String> types = new HashSet<>();
+        types.add(RunbookCondition.TYPE);
+        for (PlannedAction planned : statusActions) {
+            if (planned.action() instanceof SetCondition set) types.add(set.getConditionType());
+        }
+        return types;
     }
 
     /**
