@@ -51,6 +51,14 @@ class PostgresClusterCrdTest {
             upgrade.strategy| yolo             | strategy
             switchover.targetInstance | Pg_1   | targetInstance
             backup.retention.count | 0         | count
+            backup.objectStore.destinationPath | /var/backups      | destinationPath
+            backup.objectStore.destinationPath | 's3://b/x\nhostPID: true' | destinationPath
+            backup.objectStore.endpointURL | minio:9000            | endpointURL
+            backup.objectStore.endpointURL | 'http://h:1/{evil}'   | endpointURL
+            backup.objectStore.s3Credentials.secretName | Store_Keys | secretName
+            bootstrap.recovery.backup | 'a b'                      | backup
+            bootstrap.recovery.targetTime | yesterday              | targetTime
+            bootstrap.recovery.source.serverName | PG              | serverName
             """)
     void invalidSpecsAreRefusedNamingTheField(String path, String value, String field) throws IOException {
         Map<String, Object> cluster = new Yaml().load(Files.readString(BUNDLE.resolve("samples/cluster.yaml")));
@@ -60,6 +68,20 @@ class PostgresClusterCrdTest {
         List<Error> errors = validate(cluster);
         assertThat(errors).as("spec.%s = %s must be refused", path, value).isNotEmpty();
         assertThat(errors.toString()).contains(field);
+    }
+
+    @Test
+    void anObjectStoreWithoutItsCredentialsIsRefused() throws IOException {
+        Map<String, Object> cluster = new Yaml().load(Files.readString(BUNDLE.resolve("samples/cluster.yaml")));
+        set(cluster, "spec.backup.objectStore", Map.of("destinationPath", "s3://backups/pg"));
+        assertThat(validate(cluster).toString()).contains("s3Credentials");
+    }
+
+    @Test
+    void aRecoveryWithoutASourceStoreIsRefused() throws IOException {
+        Map<String, Object> cluster = new Yaml().load(Files.readString(BUNDLE.resolve("samples/cluster.yaml")));
+        set(cluster, "spec.bootstrap.recovery", Map.of("source", Map.of("serverName", "pg")));
+        assertThat(validate(cluster).toString()).contains("objectStore");
     }
 
     @Test

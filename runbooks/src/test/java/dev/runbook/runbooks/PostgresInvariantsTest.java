@@ -9,6 +9,11 @@ import dev.runbook.engine.scenario.ScenarioResult;
 import dev.runbook.engine.scenario.ScenarioRunner;
 import dev.runbook.engine.scenario.ScenarioSuite;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.stream.Stream;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PostgresInvariantsTest {
     private static final Path BUNDLE = Path.of("postgres-cluster").toAbsolutePath();
     private static final Path TWO_PRIMARIES = Path.of("src/test/resources/invariants/two-primaries.yaml").toAbsolutePath();
+    private static final Path SHRUNK = Path.of("src/test/resources/invariants/shrunk-for-restore.yaml").toAbsolutePath();
+    private static final String RESTORE_GUARD =
+            "    not Resource(kind == \"StatefulSet\", name == $cluster.name, integer(\"spec.replicas\", 0) > 1)\n";
 
     @Test
     void theBundleDeclaresItsInvariants() {
@@ -28,6 +36,7 @@ class PostgresInvariantsTest {
                 "Never delete a running backup",
                 "No action while paused",
                 "No instance is taken down while fewer than spec.instances minus one are ready",
+                "The StatefulSet is never given fewer instances than it has, below spec.instances",
                 "The read-write Service never selects two pods");
     }
 
@@ -46,6 +55,35 @@ class PostgresInvariantsTest {
         assertThat(result.failures()).anySatisfy(f -> assertThat(f)
                 .contains("invariant violated: The read-write Service never selects two pods: the Service pg-rw selects pg-0 and pg-1"));
         assertThat(result.failures()).noneSatisfy(f -> assertThat(f).startsWith("step 1"));
+    }
+
+    /** The restore runbook's guard taken out, a running StatefulSet would be shrunk to one instance: the invariant says so. */
+    @Test
+    void aStatefulSetShrunkForARestoreIsAViolation(@TempDir Path copy) throws IOException {
+        Path bundleCopy = copy.resolve("postgres-cluster");
+        try (Stream<Path> files = Files.walk(BUNDLE)) {
+            for (Path file : files.toList()) {
+                Path target = bundleCopy.resolve(BUNDLE.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(target);
+                else Files.copy(file, target);
+            }
+        }
+        Path restore = bundleCopy.resolve("rules/restore.drl");
+        String rules = Files.readString(restore);
+        assertThat(rules).contains(RESTORE_GUARD);
+        Files.writeString(restore, rules.replace(RESTORE_GUARD, ""));
+
+        CompiledBundle bundle = BundleCompiler.compile(BundleLoader.load(bundleCopy));
+        Scenario scenario = ScenarioSuite.read(bundleCopy, List.of(SHRUNK)).get(0);
+        ScenarioResult result = new ScenarioRunner(Invariants.load(bundleCopy)).run(bundle, scenario);
+
+        assertThat(result.failures()).anySatisfy(f -> assertThat(f)
+                .startsWith("step 2 (spec.bootstrap.recovery is added): ")
+                .contains("invariant violated: The StatefulSet is never given fewer instances than it has, below spec.instances:"
+                        + " the StatefulSet pg was given 1 instances, it had 3 and spec.instances is 3"));
+        CompiledBundle guarded = BundleCompiler.compile(BundleLoader.load(BUNDLE));
+        assertThat(new ScenarioRunner(Invariants.load(BUNDLE)).run(guarded, ScenarioSuite.read(BUNDLE, List.of(SHRUNK)).get(0)).passed())
+                .as("with the guard, the same scenario keeps the StatefulSet").isTrue();
     }
 
     @Test

@@ -40,4 +40,32 @@ class TemplateSafetyTest {
         assertThat(ObjectPath.read(statefulSet, "spec.volumeClaimTemplates[0].spec.resources.requests.storage")).isEqualTo(value);
         assertThat(ObjectPath.read(statefulSet, "spec.template.spec.hostPID")).isNull();
     }
+
+    /**
+     * The object store's values: a Secret's name that YAML would read as structure stays one string in
+     * the StatefulSet's secretKeyRef; a destination or endpoint the rules cannot use never reaches the
+     * ConfigMap, so the instances are not told to archive anywhere.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"{evil: 1}", "[a, b]", "x\nhostPID: true"})
+    @SuppressWarnings("unchecked")
+    void anObjectStoreValueRendersAsOneStringOrNotAtAll(String value) {
+        Map<String, Object> cluster = cluster("postgres:16.4", "1Gi");
+        ((Map<String, Object>) cluster.get("spec")).put("backup", Map.of("objectStore",
+                Map.of("destinationPath", "s3://backups/pg" + value, "endpointURL", value, "s3Credentials", Map.of("secretName", value))));
+        List<Map<String, Object>> actions = CycleTester.of(BUNDLE).given(cluster).fire().actions();
+        Map<String, Object> statefulSet = applied(actions, "StatefulSet");
+        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.containers[0].env[5].name")).isEqualTo("BACKUP_ACCESS_KEY_ID");
+        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.containers[0].env[5].valueFrom.secretKeyRef.name")).isEqualTo(value);
+        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.hostPID")).isNull();
+        Map<String, Object> data = (Map<String, Object>) applied(actions, "ConfigMap").get("data");
+        assertThat(data).doesNotContainKeys("BACKUP_DESTINATION_PATH", "BACKUP_ENDPOINT_URL", "hostPID");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> applied(List<Map<String, Object>> actions, String kind) {
+        return actions.stream()
+                .filter(a -> "apply".equals(a.get("action")) && kind.equals(((Map<String, Object>) a.get("target")).get("kind")))
+                .map(a -> (Map<String, Object>) a.get("object")).findFirst().orElseThrow();
+    }
 }

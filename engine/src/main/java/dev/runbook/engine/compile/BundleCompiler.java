@@ -9,6 +9,7 @@ import dev.runbook.engine.containment.ExpressionContainment;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
+import org.drools.core.impl.RuleBaseFactory;
 import org.drools.kiesession.rulebase.InternalKnowledgeBase;
 import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
 import org.kie.api.definition.KiePackage;
@@ -105,7 +106,8 @@ public final class BundleCompiler {
             return null;
         }
         CodeContainment.instrument(packages);
-        InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
+        InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase(
+                CodeContainment.withoutJitting(RuleBaseFactory.newKnowledgeBaseConfiguration()));
         kieBase.addPackages(packages);
         return kieBase;
     }

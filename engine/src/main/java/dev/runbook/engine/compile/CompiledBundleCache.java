@@ -2,6 +2,7 @@ package dev.runbook.engine.compile;
 
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.bundle.BundleSpecParser;
+import dev.runbook.engine.containment.CodeContainment;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
@@ -175,7 +176,8 @@ public final class CompiledBundleCache {
         }
         // The generated classes go into the new KieBase's class loader before the packages that name them.
         ProjectClassLoader loader = ProjectClassLoader.createProjectClassLoader(BundleCompiler.class.getClassLoader(), classes);
-        kieBase = KnowledgeBaseFactory.newKnowledgeBase(RuleBaseFactory.newKnowledgeBaseConfiguration(null, loader));
+        kieBase = KnowledgeBaseFactory.newKnowledgeBase(
+                CodeContainment.withoutJitting(RuleBaseFactory.newKnowledgeBaseConfiguration(null, loader)));
         try (ObjectInputStream in = new DroolsObjectInputStream(new BufferedInputStream(Files.newInputStream(file)),
                 kieBase.getRootClassLoader())) {
             in.readUTF();

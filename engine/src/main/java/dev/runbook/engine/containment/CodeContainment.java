@@ -2,7 +2,9 @@ package dev.runbook.engine.containment;
 
 import dev.runbook.engine.problem.Problem;
 import org.drools.base.definitions.InternalKnowledgePackage;
+import org.kie.api.KieBaseConfiguration;
 import org.kie.api.definition.KiePackage;
+import org.kie.internal.conf.ConstraintJittingThresholdOption;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,7 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks the bytecode a bundle's DRL compiled to against the allow-list, then instruments it with
+ * Checks the bytecode a bundle's DRL compiled to, and the names MVEL will resolve its conditions
+ * against ({@link MvelImportCheck}), against the allow-list, then instruments the bytecode with
  * budget checks. Runs after Drools compiled the packages and before any KieBase defines their
  * classes, so no code of a bundle runs before it passed.
  */
@@ -33,6 +36,8 @@ public final class CodeContainment {
                 }
             });
         }
+        // A use in bytecode names its line; an import MVEL could resolve is refused even when nothing uses it visibly.
+        if (problems.isEmpty()) problems.addAll(MvelImportCheck.check(packages, drl, allowList));
         return problems.stream().distinct().toList();
     }
 
@@ -43,6 +48,20 @@ public final class CodeContainment {
             if (code.isEmpty()) continue;
             code.classes().forEach((resource, bytes) -> code.replace(resource, BudgetInstrumenter.instrument(bytes)));
         }
+    }
+
+    /**
+     * {@code configuration}, for a bundle's KieBase: constraint jitting off. Drools' jitter, once a
+     * constraint has been evaluated {@code drools.jittingThreshold} times (20 by default), evaluates
+     * it once more in full, every branch, on a worker thread of its own, outside any cycle's budget
+     * (a DRL function looping in a branch no cycle takes would spin there for good), then defines
+     * bytecode that neither {@link BytecodeCheck} nor {@link BudgetInstrumenter} has seen. Drools
+     * has no value that turns it off: a threshold of -1 is reached only when a constraint's int
+     * counter wraps round, after 2^32 - 1 evaluations of that one constraint in one KieBase.
+     */
+    public static KieBaseConfiguration withoutJitting(KieBaseConfiguration configuration) {
+        configuration.setOption(ConstraintJittingThresholdOption.get(-1));
+        return configuration;
     }
 
     /** When Drools' class name does not say the file: the first file that uses the name at all. */

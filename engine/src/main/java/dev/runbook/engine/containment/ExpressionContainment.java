@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * refused, since only Java consequences have bytecode to check and instrument.
  */
 public final class ExpressionContainment {
-    private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?([\\w.$*]+)");
+    private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?!static\\s|function\\s)([\\w.$*]+)");
+    /** import function a.b.C.m / import static a.b.C.m: the name m then calls C.m from any condition. */
+    private static final Pattern STATIC_IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?:static|function)\\s+([\\w.$]+)\\.([\\w*]+)");
     /**
      * Every MVEL a DRL file holds outside consequences and functions: a rule's attributes (salience,
      * timer, enabled...), its conditions, a query's, and a declared type's fields with their defaults.
@@ -44,6 +46,17 @@ public final class ExpressionContainment {
             while (inline.find()) {
                 problems.add(at(file, text, inline.start(), "accumulate with init/action/result code is not allowed: "
                         + "use an accumulate function (count, sum, min, max, collectList, ...) or a DRL function"));
+            }
+            Matcher staticImport = STATIC_IMPORT.matcher(code);
+            while (staticImport.find()) {
+                String className = staticImport.group(1);
+                String member = staticImport.group(2);
+                boolean allowed = member.equals("*") ? allowList.permitsClass(className) : allowList.permitsMember(className, member);
+                // A class the engine cannot load is the bundle's own (a function of another of its packages): bytecode, checked as such.
+                if (!allowed && classNames("").resolve(className) != null) {
+                    problems.add(at(file, text, staticImport.start(1), className + "." + member + " is not allowed in rules: "
+                            + "not on the allow-list (see docs/security.md for what rules may call)"));
+                }
             }
             MvelExpressionCheck check = new MvelExpressionCheck(allowList, classNames(code), name -> name.startsWith("$"), false);
             Matcher conditions = CONDITIONS.matcher(code);

@@ -47,7 +47,13 @@ final class MvelExpressionCheck {
         while (i < n) {
             char c = expression.charAt(i);
             if (c == '"' || c == '\'') {
-                i = skipString(expression, i);
+                int end = skipString(expression, i);
+                // x["class"]: MVEL reads an index as a property where it can; a reflective name is refused as a string too.
+                String literal = expression.substring(i + 1, Math.max(i + 1, Math.min(end - 1, n)));
+                if (REFLECTIVE.contains(literal) && previousNonBlank(expression, i) == '[') {
+                    findings.add(new Finding(i + 1, literal, "reflection is not allowed in rules"));
+                }
+                i = end;
                 continue;
             }
             if (oneExpression && (c == ';' || c == '{' || c == '}')) {
@@ -123,6 +129,13 @@ final class MvelExpressionCheck {
             }
             return;
         }
+    }
+
+    private static char previousNonBlank(String text, int i) {
+        for (int j = i - 1; j >= 0; j--) {
+            if (!Character.isWhitespace(text.charAt(j))) return text.charAt(j);
+        }
+        return 0;
     }
 
     private static int skipString(String text, int i) {

@@ -69,6 +69,18 @@ class CompiledBundleCacheTest {
         assertThat(explained(cached)).isEqualTo(explained(compiled)).contains("targetPrimary");
     }
 
+    /** A cached bundle's KieBase is configured as a compiled one's: constraint jitting off (see docs/security.md). */
+    @Test
+    void aBundleReadFromTheCacheHasConstraintJittingOffLikeACompiledOne() {
+        CompiledBundle compiled = new CompiledBundleCache(cacheDir).compile(example());
+        CompiledBundle cached = new CompiledBundleCache(cacheDir).cached(example()).orElseThrow();
+
+        for (CompiledBundle bundle : List.of(compiled, cached)) {
+            var configuration = ((org.drools.kiesession.rulebase.InternalKnowledgeBase) bundle.kieBase()).getRuleBaseConfiguration();
+            assertThat(configuration.getOption(org.kie.internal.conf.ConstraintJittingThresholdOption.KEY).getThreshold()).isEqualTo(-1);
+        }
+    }
+
     @Test
     void anyChangeToACompiledFileIsAnotherEntry() throws IOException {
         CompiledBundleCache cache = new CompiledBundleCache(cacheDir);

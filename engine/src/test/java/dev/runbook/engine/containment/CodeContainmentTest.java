@@ -64,13 +64,61 @@ class CodeContainmentTest {
         assertThat(problem.line()).isEqualTo(line);
     }
 
-    @org.junit.jupiter.api.Test
-    void aTemplateExpressionOutsideTheAllowListIsRefusedWhereItIsWritten() {
-        Problem problem = firstProblemOf("exec-in-template");
+    /** A reflective name written as a string index ({@code x["class"]}) is refused like one written as a member. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            exec-in-template                  | 12 | java.lang.Runtime is not allowed
+            class-loader-by-index-in-template | 23 | class: reflection is not allowed
+            """)
+    void aTemplateExpressionOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int column, String what) {
+        Problem problem = firstProblemOf(bundle);
         assertThat(problem.file()).isEqualTo("templates/config.yaml");
-        assertThat(problem.message()).contains("java.lang.Runtime").contains("not allowed");
+        assertThat(problem.message()).contains(what);
         assertThat(problem.line()).isEqualTo(6);
-        assertThat(problem.column()).isEqualTo(12);
+        assertThat(problem.column()).isEqualTo(column);
+    }
+
+    /**
+     * A method imported with {@code import function} or {@code import static} is called by a bare
+     * name from any MVEL expression of the package: a constraint, a salience, a {@code from}. None
+     * of them may run: the import is refused, and the property the rule would set stays unset.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            import-function-in-constraint | runbook.contained.constraint
+            import-function-in-salience   | runbook.contained.salience
+            import-function-in-from       | runbook.contained.from
+            """)
+    void aMethodImportedForConditionsIsRefusedAtItsImport(String bundle, String property) {
+        Problem problem = firstProblemOf(bundle);
+        assertThat(problem.file()).isEqualTo("rules/attack.drl");
+        assertThat(problem.message()).contains("java.lang.System.setProperty").contains("not allowed in rules");
+        assertThat(problem.line()).isEqualTo(4);
+        assertThat(problem.column()).isPositive();
+        assertThat(System.getProperty(property)).as("the rule's code must not have run").isNull();
+    }
+
+    /**
+     * The second layer on its own: the names MVEL resolves in a package Drools compiled, read from
+     * that package, refuse the import even when the source text was never checked.
+     */
+    @org.junit.jupiter.api.Test
+    void theCompiledPackagesMvelNamesAreCheckedWithoutTheTextCheck() throws Exception {
+        java.nio.file.Path rules = TestBundles.directory("contained/import-function-in-constraint").resolve("rules/attack.drl");
+        java.util.Map<String, String> drl = java.util.Map.of("rules/attack.drl", java.nio.file.Files.readString(rules));
+        org.kie.internal.builder.KnowledgeBuilder builder = org.kie.internal.builder.KnowledgeBuilderFactory.newKnowledgeBuilder();
+        builder.add(org.kie.internal.io.ResourceFactory.newByteArrayResource(drl.get("rules/attack.drl").getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)).setSourcePath("rules/attack.drl"), org.kie.api.io.ResourceType.DRL);
+        assertThat(builder.getErrors()).isEmpty();
+
+        java.util.List<Problem> problems = CodeContainment.check(builder.getKnowledgePackages(), drl, AllowList.standard());
+
+        assertThat(problems).singleElement().satisfies(p -> {
+            assertThat(p.message()).startsWith("java.lang.System.setProperty is not allowed in rules");
+            assertThat(p.line()).isEqualTo(4);
+        });
+        assertThat(CodeContainment.check(builder.getKnowledgePackages(), drl,
+                AllowList.of(java.util.List.of("java.lang.System#setProperty")))).isEmpty();
     }
 
     private static Problem firstProblemOf(String bundle) {

@@ -23,7 +23,7 @@ class ExploreCommandTest {
         Matcher m = LAST.matcher(last);
         assertThat(m.matches()).as(result.out() + result.err()).isTrue();
         assertThat(result.exitCode()).isEqualTo(Integer.parseInt(m.group(1)) == 0 ? 0 : 1);
-        assertThat(result.out()).startsWith("explore postgres-cluster: 6 invariants, 19 faults, seed 5");
+        assertThat(result.out()).startsWith("explore postgres-cluster: 7 invariants, 22 faults, seed 5");
     }
 
     @Test

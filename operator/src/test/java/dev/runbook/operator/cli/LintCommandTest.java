@@ -17,7 +17,7 @@ class LintCommandTest {
         CommandResult result = CommandResult.run("lint", ProjectFiles.of("runbooks/postgres-cluster").toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
-        assertThat(result.out()).contains("bundle postgres-cluster", "rules", ": OK", "invariants: 6 rules: OK");
+        assertThat(result.out()).contains("bundle postgres-cluster", "rules", ": OK", "invariants: 7 rules: OK");
         // Every spec field its rules read is in its CRD's schema.
         assertThat(result.err()).doesNotContain("is not in the schema");
     }

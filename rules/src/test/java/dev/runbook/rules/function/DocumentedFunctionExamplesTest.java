@@ -40,6 +40,7 @@ class DocumentedFunctionExamplesTest {
             "Quantities", Quantities.class,
             "Names", Names.class,
             "Backups", Backups.class,
+            "ObjectStores", ObjectStores.class,
             "Lsn", Lsn.class);
     private static final ExampleEvaluator EVALUATOR = new ExampleEvaluator(Map.of(
             "Durations", Durations.class,
@@ -48,6 +49,7 @@ class DocumentedFunctionExamplesTest {
             "Quantities", Quantities.class,
             "Names", Names.class,
             "Backups", Backups.class,
+            "ObjectStores", ObjectStores.class,
             "Lsn", Lsn.class,
             "Instant", Instant.class,
             "Duration", Duration.class));
