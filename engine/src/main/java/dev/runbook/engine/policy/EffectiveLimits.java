@@ -22,6 +22,22 @@ public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundle
                               Set<String> reservedNamespaces, String policySource) {
 
     public static EffectiveLimits of(BundleSpec spec, Policy policy) {
+        Computed computed = last;
+        if (computed != null && computed.spec() == spec && computed.policy() == policy) return computed.limits();
+        EffectiveLimits limits = compute(spec, policy);
+        last = new Computed(spec, policy, limits);
+        return limits;
+    }
+
+    /**
+     * The limits last computed, by the identity of their two inputs (both immutable records): every
+     * cycle of a bundle asks again with the same spec and policy, and computing them was 3% of a cycle.
+     */
+    private record Computed(BundleSpec spec, Policy policy, EffectiveLimits limits) {}
+
+    private static volatile Computed last;
+
+    private static EffectiveLimits compute(BundleSpec spec, Policy policy) {
         BundlePolicy granted = policy.forBundle(spec.name());
         Set<KindName> kinds = new LinkedHashSet<>(granted.declaredKinds() ? declaredKinds(spec) : parsed(granted.kinds()));
         kinds.add(KindName.of(spec.primary().kind().kind(), spec.primary().kind().group()));

@@ -143,8 +143,10 @@ public final class Actor {
         if (known.isPresent() && ServerSideApplyCheck.changesNothing(desired, known.get(), fieldManager)) {
             return Outcome.NONE;
         }
-        // Not cached: maybe not there yet, or not of a watched kind; ask, to tell CREATED from UPDATED.
-        Optional<Map<String, Object>> before = known.isPresent() ? known : api.get(apply.getTarget());
+        // Not cached: not there yet when an informer covers its kind and namespace; otherwise ask, to
+        // tell CREATED from UPDATED.
+        Optional<Map<String, Object>> before = known.isPresent() || cached.covers(apply.getTarget()) ? known
+                : api.get(apply.getTarget());
         Map<String, Object> after = api.serverSideApply(desired, fieldManager);
         cached.written(apply.getTarget(), after);
         return before.isEmpty() ? Outcome.CREATED : compare(before.get(), after);

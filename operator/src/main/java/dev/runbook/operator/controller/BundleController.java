@@ -37,14 +37,15 @@ final class BundleController {
         var spec = bundle.spec();
         var configuration = JosdkControllerConfiguration.of(bundle.name(), Registration.of(spec, namespaces),
                 primaryClass, operator.getConfigurationService());
+        TrimmedCache trimmed = new TrimmedCache(spec.fieldManager());
         EventWriter events = new EventWriter(api.client());
         ReconcileCycle cycle = new ReconcileCycle(active,
                 new Actor(api, events, spec.fieldManager()),
                 new Recorder(api, events, spec.fieldManager(), spec.primary().kind().toString()),
                 clock, listener, policy);
         var reconciler = spec.hasCleanup()
-                ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api)
-                : new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api);
+                ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces)
+                : new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces);
         operator.register(reconciler, configuration);
         return reconciler;
     }

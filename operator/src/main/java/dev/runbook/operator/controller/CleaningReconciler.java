@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The reconciler of a bundle with cleanup rules. Being a JOSDK {@link Cleaner} is what makes JOSDK
@@ -22,8 +23,8 @@ import java.util.List;
 final class CleaningReconciler<P extends GenericKubernetesResource> extends RunbookReconciler<P> implements Cleaner<P> {
 
     CleaningReconciler(Class<P> primaryClass, PrimaryKind primaryKind, List<SecondaryKind> secondaries,
-                       ReconcileCycle cycle, KubeApi api) {
-        super(primaryClass, primaryKind, secondaries, cycle, api);
+                       ReconcileCycle cycle, KubeApi api, TrimmedCache trimmed, Set<String> namespaces) {
+        super(primaryClass, primaryKind, secondaries, cycle, api, trimmed, namespaces);
     }
 
     @Override

@@ -54,7 +54,8 @@ final class JosdkControllerConfiguration {
                 .withReconciliationMaxInterval(registration.reconcilePeriod())
                 // Used only when the bundle has cleanup rules: then the reconciler is a Cleaner (CleaningReconciler).
                 .withFinalizer(dev.runbook.engine.bundle.Cleanup.finalizer(bundleName))
-                .withFieldManager(registration.fieldManager());
+                .withFieldManager(registration.fieldManager())
+                .withItemStore(new TrimmedCache(registration.fieldManager()).storeFor(registration.namespaces()));
         if (registration.namespaces().isEmpty()) {
             overrider.watchingAllNamespaces();
         } else {

@@ -46,17 +46,22 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
     private final List<SecondaryKind> secondaries;
     private final ReconcileCycle cycle;
     private final KubeApi api;
+    /** What the informers keep of each object, and the namespaces the controller watches (empty: all). */
+    private final TrimmedCache trimmed;
+    private final Set<String> namespaces;
     /** Set when JOSDK prepares the event sources; used to re-reconcile every primary after a bundle swap. */
     private volatile SimpleInboundEventSource<P> swaps;
     private volatile IndexerResourceCache<P> primaries;
 
     RunbookReconciler(Class<P> primaryClass, PrimaryKind primaryKind, List<SecondaryKind> secondaries,
-                      ReconcileCycle cycle, KubeApi api) {
+                      ReconcileCycle cycle, KubeApi api, TrimmedCache trimmed, Set<String> namespaces) {
         this.primaryClass = primaryClass;
         this.primaryKind = primaryKind;
         this.secondaries = List.copyOf(secondaries);
         this.cycle = cycle;
         this.api = api;
+        this.trimmed = trimmed;
+        this.namespaces = Set.copyOf(namespaces);
     }
 
     /** The name of the event source of the i-th secondary kind. */
@@ -94,8 +99,10 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
                 // A cluster-scoped kind (Nodes) is watched as a whole: it has no namespace to inherit.
                 if (kind.clusterScoped()) {
                     builder.withWatchAllNamespaces().withFollowControllerNamespacesChanges(false);
+                    builder.withItemStore(trimmed.storeFor(Set.of()));
                 } else {
                     builder.withNamespacesInheritedFromController();
+                    builder.withItemStore(trimmed.storeFor(namespaces));
                 }
                 ReferenceMapping reference = new ReferenceMapping(kind);
                 var referring = byKind.get(kind.reference().by());
@@ -104,6 +111,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
                 builder.withOnUpdateFilter(HEARTBEATS::accept);
             } else {
                 builder.withNamespacesInheritedFromController();
+                builder.withItemStore(trimmed.storeFor(namespaces));
                 mapper = mapper(kind, context);
                 if (kind.mapping() == SecondaryKind.Mapping.LABELS) {
                     builder.withLabelSelector(new LabelMapping(kind.selector()).informerSelector());
@@ -157,7 +165,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
             }
             observed.add(objects.stream().map(api::toMap).toList());
         }
-        return cycle.run(api.toMap(resource), observed);
+        return cycle.run(api.toMap(resource), observed, new SecondaryCaches<>(secondaries, namespaces, context, api));
     }
 
     /** The position of the first secondary kind a reference mapping's objects are named by (declared before it). */

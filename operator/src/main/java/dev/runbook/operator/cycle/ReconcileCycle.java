@@ -11,6 +11,7 @@ import dev.runbook.operator.act.ActResult;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.act.CachedObjects;
+import dev.runbook.operator.act.InformerCaches;
 import dev.runbook.operator.error.ActionFailedException;
 import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
@@ -87,6 +88,11 @@ public final class ReconcileCycle {
      * @throws TemporaryException when the cycle should be retried with backoff
      */
     public Duration run(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries) {
+        return run(primary, secondaries, InformerCaches.NONE);
+    }
+
+    /** Runs the cycle; an object it did not observe is looked up in {@code informers} before the API server. */
+    public Duration run(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries, InformerCaches informers) {
         long started = System.nanoTime();
         String cycleId = Long.toString(CYCLE_IDS.incrementAndGet());
         // The one read of the active bundle: the whole cycle runs on it, whatever a reload does meanwhile.
@@ -96,7 +102,7 @@ public final class ReconcileCycle {
         BundleSpec spec = bundle.spec();
         Observation observation = loaded.observer().observe(primary, secondaries, now);
         // What the informers hold, and what this cycle writes: the act and record phases send only differences.
-        CachedObjects cached = CachedObjects.of(observation);
+        CachedObjects cached = CachedObjects.of(observation, informers);
 
         BundleSpec.Mode mode = spec.mode();
         boolean paused = false;

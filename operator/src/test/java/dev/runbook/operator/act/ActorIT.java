@@ -12,6 +12,7 @@ import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.MissingNamespaceException;
+import dev.runbook.operator.testkit.CountingClient;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -23,6 +24,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,6 +98,35 @@ class ActorIT {
         assertThat(apply(Actions.apply(config("hello")), T1)).isEqualTo(Outcome.UPDATED);
         assertThat(configMap().getData()).containsEntry("greeting", "hello");
         assertThat(configMap().getMetadata().getResourceVersion()).isNotEqualTo(created.getMetadata().getResourceVersion());
+    }
+
+    @Test
+    void anApplyOfAnObjectNoInformerHoldsIsSentWithoutAReadWhenAnInformerCoversItsKind() {
+        CountingClient counting = new CountingClient(cluster);
+        try (KubernetesClient client = counting.client()) {
+            Actor counted = new Actor(new KubeApi(client), new EventWriter(client), "runbook-test");
+            InformerCaches noConfigMaps = new InformerCaches() {
+                @Override public boolean covers(dev.runbook.rules.fact.ObjectRef ref) { return ref.getKind().equals("ConfigMap"); }
+                @Override public java.util.Optional<Map<String, Object>> get(dev.runbook.rules.fact.ObjectRef ref) {
+                    return java.util.Optional.empty();
+                }
+            };
+            CachedObjects cached = CachedObjects.of(new dev.runbook.engine.decide.Observation(app, List.of(), T1), noConfigMaps);
+            counting.drain();
+
+            ActResult result = counted.act(List.of(new PlannedAction(Actions.apply(config("hi")), List.of("Config"))), app, cached, T1);
+
+            assertThat(result.applied()).singleElement().satisfies(a -> assertThat(a.outcome()).isEqualTo(Outcome.CREATED));
+            assertThat(counting.drain()).as("one apply, no GET first").noneMatch(r -> r.startsWith("GET "))
+                    .anyMatch(r -> r.startsWith("PATCH ") && r.endsWith("/configmaps/shop-config"));
+            assertThat(configMap().getData()).containsEntry("greeting", "hi");
+
+            // Not covered (no informer of the kind): read first, as before, to tell CREATED from UPDATED.
+            CachedObjects uncovered = CachedObjects.of(new dev.runbook.engine.decide.Observation(app, List.of(), T1));
+            counting.drain();
+            counted.act(List.of(new PlannedAction(Actions.apply(config("hello")), List.of("Config"))), app, uncovered, T1);
+            assertThat(counting.drain()).anyMatch(r -> r.equals("GET /api/v1/namespaces/" + namespace + "/configmaps/shop-config"));
+        }
     }
 
     @Test

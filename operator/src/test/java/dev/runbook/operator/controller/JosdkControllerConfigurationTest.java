@@ -93,4 +93,13 @@ class JosdkControllerConfigurationTest {
                 .withAnnotations(annotations).build());
         return app;
     }
+
+    @Test
+    void theInformerOfOneNamespaceOrOfAllKeepsTrimmedObjectsAndThatOfSeveralNamespacesWholeOnes() {
+        assertThat(configuration(Duration.ofSeconds(30), Set.of("apps")).getInformerConfig().getItemStore())
+                .isInstanceOf(io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore.class);
+        assertThat(configuration(Duration.ofSeconds(30), Set.of()).getInformerConfig().getItemStore())
+                .isInstanceOf(io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore.class);
+        assertThat(configuration(Duration.ofSeconds(30), Set.of("apps", "web")).getInformerConfig().getItemStore()).isNull();
+    }
 }

@@ -478,6 +478,19 @@ class DeployManifestsTest {
     }
 
     /** The "config" object of the image's configuration, deploy/image/config.json (deploy/build-image uses it as it is). */
+    @Test
+    void theImageRunsTheOperatorWithTheMemorySettingsOfTheLaunchersRunCommand() throws IOException {
+        // One decision (docs/performance.md#the-operators-memory): what `./runbook run` runs with is
+        // what the image runs with; the image adds only the share of the container's limit for the heap.
+        String launcher = Files.readString(root.resolve("runbook"));
+        var line = java.util.regex.Pattern.compile("(?m)^\\s*run\\) jvm=\\(([^)]*)\\) ;;$").matcher(launcher);
+        assertThat(line.find()).as("./runbook: the run command's JVM options").isTrue();
+        List<String> runOptions = List.of(line.group(1).trim().split("\\s+"));
+        assertThat(runOptions).contains("-XX:+UseSerialGC").anyMatch(o -> o.startsWith("-Xms"));
+        List<String> entrypoint = list(imageConfig(), "Entrypoint").stream().map(String::valueOf).toList();
+        assertThat(entrypoint).containsSequence(runOptions).contains("-XX:MaxRAMPercentage=75");
+    }
+
     static Map<String, Object> imageConfig() throws IOException {
         Map<String, Object> file = new Yaml().load(Files.readString(deploy.resolve("image/config.json")));
         return map(file, "config");

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,18 +115,22 @@ public final class Values {
         }
     }
 
-    /** A deep, unmodifiable copy, so that no rule can change what was observed. */
+    /**
+     * A deep, unmodifiable copy, so that no rule can change what was observed. A map or list this
+     * method made is returned as it is: it is frozen all the way down already.
+     */
     @SuppressWarnings("unchecked")
     public static <T> T frozen(T value) {
+        if (Frozen.is(value)) return value;
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> copy = new LinkedHashMap<>();
             map.forEach((k, v) -> copy.put(String.valueOf(k), frozen(v)));
-            return (T) Collections.unmodifiableMap(copy);
+            return (T) Frozen.map(copy);
         }
         if (value instanceof List<?> list) {
             List<Object> copy = new ArrayList<>(list.size());
             list.forEach(v -> copy.add(frozen(v)));
-            return (T) Collections.unmodifiableList(copy);
+            return (T) Frozen.list(copy);
         }
         if (value instanceof Date date) {
             return (T) date.toInstant().toString();

@@ -1,0 +1,85 @@
+package dev.runbook.operator.controller;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the informers keep: every field but other field managers' managedFields entries. */
+class TrimmedCacheTest {
+    final TrimmedCache trimmed = new TrimmedCache("runbook-postgres-cluster");
+
+    static ManagedFieldsEntry entry(String manager, String operation, String subresource) {
+        return new ManagedFieldsEntryBuilder().withManager(manager).withOperation(operation).withSubresource(subresource)
+                .withApiVersion("apps/v1").withFieldsType("FieldsV1").build();
+    }
+
+    static GenericKubernetesResource statefulSet(List<ManagedFieldsEntry> entries) {
+        GenericKubernetesResource object = new GenericKubernetesResource();
+        object.setApiVersion("apps/v1");
+        object.setKind("StatefulSet");
+        object.setMetadata(new ObjectMetaBuilder().withName("pg-1").withNamespace("db").withResourceVersion("42")
+                .withLabels(Map.of("app", "pg-1")).withManagedFields(new ArrayList<>(entries)).build());
+        object.setAdditionalProperty("spec", Map.of("replicas", 3));
+        object.setAdditionalProperty("status", Map.of("readyReplicas", 2));
+        return object;
+    }
+
+    @Test
+    void keepsThisFieldManagersEntriesAndEverythingElseButDropsOtherManagersEntries() {
+        var own = entry("runbook-postgres-cluster", "Apply", null);
+        var ownStatus = entry("runbook-postgres-cluster", "Update", "status");
+        var object = statefulSet(List.of(entry("kube-controller-manager", "Update", "status"), own,
+                entry("kubectl-client-side-apply", "Update", null), ownStatus));
+
+        var kept = trimmed.trim(object);
+
+        assertThat(kept.getMetadata().getManagedFields()).containsExactly(own, ownStatus);
+        assertThat(kept.getMetadata().getLabels()).isEqualTo(Map.of("app", "pg-1"));
+        assertThat(kept.getMetadata().getResourceVersion()).isEqualTo("42");
+        assertThat(kept.getAdditionalProperties()).containsEntry("spec", Map.of("replicas", 3))
+                .containsEntry("status", Map.of("readyReplicas", 2));
+    }
+
+    @Test
+    void anObjectWithoutOtherManagersEntriesIsLeftAsItIs() {
+        var own = entry("runbook-postgres-cluster", "Apply", null);
+        var object = statefulSet(List.of(own));
+        var entries = object.getMetadata().getManagedFields();
+
+        assertThat(trimmed.trim(object).getMetadata().getManagedFields()).isSameAs(entries).containsExactly(own);
+        assertThat(trimmed.trim(statefulSet(List.of())).getMetadata().getManagedFields()).isEmpty();
+    }
+
+    @Test
+    void theStoreKeepsTheTrimmedObjectUnderItsKey() {
+        ItemStore<GenericKubernetesResource> store = trimmed.storeFor(Set.of("db"));
+        var object = statefulSet(List.of(entry("kube-controller-manager", "Update", "status"),
+                entry("runbook-postgres-cluster", "Apply", null)));
+
+        store.put(store.getKey(object), object);
+
+        var cached = store.get("db/pg-1");
+        assertThat(cached.getMetadata().getManagedFields()).extracting(ManagedFieldsEntry::getManager)
+                .containsExactly("runbook-postgres-cluster");
+        assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("42");
+    }
+
+    @Test
+    void onlyASourceWithOneInformerGetsATrimmedStore() {
+        // JOSDK shares one store between a source's informers, one per namespace, and each relist
+        // drops what its own list did not return: several namespaces keep JOSDK's own store.
+        assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of())).isNotNull();
+        assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db"))).isNotNull();
+        assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db", "apps"))).isNull();
+    }
+}

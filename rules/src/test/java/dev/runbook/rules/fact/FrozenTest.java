@@ -1,0 +1,71 @@
+package dev.runbook.rules.fact;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What Values.frozen makes: deep, unmodifiable, equal to any map or list of the same entries, frozen once. */
+class FrozenTest {
+    static Map<String, Object> object() {
+        Map<String, Object> labels = new LinkedHashMap<>(Map.of("app", "pg"));
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", "pg-1");
+        metadata.put("labels", labels);
+        Map<String, Object> object = new LinkedHashMap<>();
+        object.put("metadata", metadata);
+        object.put("spec", new LinkedHashMap<>(Map.of("replicas", 3, "ports", new ArrayList<>(List.of(5432, 8000)))));
+        return object;
+    }
+
+    @Test
+    void aFrozenValueIsADeepCopyEqualToTheOriginalWithWholeNumbersAsLongs() {
+        Map<String, Object> original = object();
+        Map<String, Object> frozen = Values.frozenMap(original);
+
+        assertThat(frozen).isEqualTo(Values.thawed(frozen)).hasSameHashCodeAs(Values.thawed(frozen));
+        assertThat(Values.thawed(frozen)).isEqualTo(frozen);
+        assertThat(new ArrayList<>(frozen.keySet())).containsExactly("metadata", "spec");
+        assertThat(((Map<?, ?>) frozen.get("spec")).get("replicas")).isEqualTo(3L);
+        assertThat(((Map<?, ?>) frozen.get("spec")).get("ports")).isEqualTo(List.of(5432L, 8000L));
+        ((Map<String, Object>) original.get("metadata")).put("name", "changed");
+        assertThat(((Map<?, ?>) frozen.get("metadata")).get("name")).as("a copy, not a view").isEqualTo("pg-1");
+        assertThat(frozen.toString()).isEqualTo(Values.thawed(frozen).toString());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void nothingInAFrozenValueCanBeChanged() {
+        Map<String, Object> frozen = Values.frozenMap(object());
+        Map<String, Object> metadata = (Map<String, Object>) frozen.get("metadata");
+        List<Object> ports = (List<Object>) ((Map<String, Object>) frozen.get("spec")).get("ports");
+
+        assertThatThrownBy(() -> frozen.put("status", Map.of())).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> metadata.remove("name")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> frozen.entrySet().iterator().next().setValue("x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> frozen.keySet().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ports.add(1L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ports.set(0, 1L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> frozen.putIfAbsent("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void freezingAFrozenValueAgainReturnsItAsItIsButAnyOtherUnmodifiableMapIsCopied() {
+        Map<String, Object> frozen = Values.frozenMap(object());
+        assertThat(Values.frozenMap(frozen)).isSameAs(frozen);
+        assertThat(Values.frozen(frozen.get("spec"))).isSameAs(frozen.get("spec"));
+
+        // Someone else's unmodifiable view may wrap a map that still changes: it is copied.
+        Map<String, Object> inner = new LinkedHashMap<>(Map.of("a", 1));
+        Map<String, Object> view = Collections.unmodifiableMap(Map.of("inner", inner));
+        Map<String, Object> copy = Values.frozenMap(view);
+        inner.put("a", 2);
+        assertThat(copy).isEqualTo(Map.of("inner", Map.of("a", 1L)));
+    }
+}
