@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.runbook.instance.loopback.LoopbackKubelet;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.sql.SQLException;
@@ -14,7 +12,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -41,6 +38,7 @@ final class BackupDrills {
     private final String namespace;
     private final Kubectl kubectl;
     private final KubernetesClient client;
+    private final ClusterReads reads;
     private final LoopbackKubelet kubelet;
     private final Supplier<WriteLoad> load;
     private final ObjectStoreClient store;
@@ -60,6 +58,7 @@ final class BackupDrills {
         this.namespace = namespace;
         this.kubectl = kubectl;
         this.client = client;
+        this.reads = new ClusterReads(client, namespace);
         this.kubelet = kubelet;
         this.load = load;
         this.store = store;
@@ -116,7 +115,7 @@ final class BackupDrills {
         restoreChecked += before.size();
         restoreVerified += before.size() - missing.size();
         assertThat(missing).as("rows acknowledged before %s ended (%s) that %s lacks", backup.name(), backup.endTime(), cluster).isEmpty();
-        String restored = podAnnotation(pod, "postgres.runbook.dev/restore");
+        String restored = reads.podAnnotation(pod, "postgres.runbook.dev/restore");
         kubectl.run("-n", namespace, "delete", "postgrescluster", cluster, "--wait=false");
         return String.format(Locale.ROOT, "%s restored into %s (%s): all %d rows acknowledged before %s are there (%d rows in all;"
                         + " %d lost in the failover drills before left out)", backup.name(), cluster, restored, before.size(), backup.endTime(),
@@ -148,7 +147,7 @@ final class BackupDrills {
         pitrVerified = true;
         kubectl.run("-n", namespace, "delete", "postgrescluster", "pitr", "--wait=false");
         return String.format(Locale.ROOT, "target %s: all %d rows acknowledged before it are there, none of the %d sent after it;"
-                + " base backup %s", target, before.size(), sentAfter.size(), podAnnotation(pod, "postgres.runbook.dev/restore"));
+                + " base backup %s", target, before.size(), sentAfter.size(), reads.podAnnotation(pod, "postgres.runbook.dev/restore"));
     }
 
     /** After drill-two's Job (REDUNDANCY 2): the scheduled backup and the WAL only it needed are gone from the store. */
@@ -201,7 +200,7 @@ final class BackupDrills {
     /** The primary of pg has archived the backup's last WAL file (its last-archived-wal annotation, from pg_stat_archiver). */
     private void awaitArchived(String endWal) {
         await("the primary archives " + endWal).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> podAnnotation(primary(), LAST_ARCHIVED).compareTo(endWal) >= 0);
+                .until(() -> reads.podAnnotation(primary(), LAST_ARCHIVED).compareTo(endWal) >= 0);
     }
 
     private String recoveryCluster(String name, String choice) {
@@ -215,32 +214,18 @@ final class BackupDrills {
         String pod = cluster + "-0";
         await(cluster + " is restored and Healthy").atMost(RESTORE_WAIT).pollInterval(Duration.ofSeconds(1))
                 .failFast(() -> {
-                    String error = podAnnotation(pod, "postgres.runbook.dev/restore-error");
+                    String error = reads.podAnnotation(pod, "postgres.runbook.dev/restore-error");
                     if (!error.isEmpty() && error.contains("not found")) {
                         throw new AssertionError(cluster + ": " + error);
                     }
                 })
-                .until(() -> "Healthy".equals(status(cluster, "phase")) && "primary".equals(podAnnotation(pod, "postgres.runbook.dev/reported-role"))
-                        && podAnnotation(pod, "postgres.runbook.dev/restore").startsWith("restored "));
+                .until(() -> "Healthy".equals(reads.status(cluster, "phase")) && "primary".equals(reads.podAnnotation(pod, "postgres.runbook.dev/reported-role"))
+                        && reads.podAnnotation(pod, "postgres.runbook.dev/restore").startsWith("restored "));
         return pod;
     }
 
     private String primary() {
-        return status("pg", "currentPrimary");
-    }
-
-    @SuppressWarnings("unchecked")
-    private String status(String cluster, String field) {
-        GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
-                .inNamespace(namespace).withName(cluster).get();
-        Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
-        Object value = status instanceof Map ? ((Map<String, Object>) status).get(field) : null;
-        return value == null ? "" : value.toString();
-    }
-
-    private String podAnnotation(String pod, String key) {
-        Pod p = client.pods().inNamespace(namespace).withName(pod).get();
-        return p == null || p.getMetadata().getAnnotations() == null ? "" : p.getMetadata().getAnnotations().getOrDefault(key, "");
+        return reads.status("pg", "currentPrimary");
     }
 
     private static String annotation(Job job, String key) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.runbook.instance.loopback.LoopbackKubelet;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,6 +48,7 @@ class PgDrillsE2E {
     private final String password = UUID.randomUUID().toString();
     private final List<String> results = new ArrayList<>();
     private KubernetesClient client;
+    private ClusterReads reads;
     private Path pgBin;
     private Kubectl kubectl;
     private Process operator;
@@ -73,6 +73,7 @@ class PgDrillsE2E {
         Files.createDirectories(work);
         kubectl = new Kubectl(Path.of(kubeconfig));
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)))).build();
+        reads = new ClusterReads(client, namespace);
         setUp(Path.of(kubeconfig), pgBin);
 
         drill("bootstrap of 3 instances, replication verified in pg_stat_replication", this::bootstrap);
@@ -144,18 +145,28 @@ class PgDrillsE2E {
     }
 
     private String failoverAfterKill() throws SQLException {
+        KilledPrimary killed = killPrimary();
+        String old = killed.old(), now = killed.now();
+        double writable = killed.writableSeconds();
+        writableAfter = Math.max(writableAfter, writable);
+        long[] loss = killed.loss();
+        failoverLost += loss[0];
+        failoverAcked += loss[1];
+        return String.format(Locale.ROOT, "%s killed, %s promoted, writable again after %.1f s, lost %d of %d acknowledged writes",
+                old, now, writable, loss[0], loss[1]);
+    }
+
+    /** The current primary killed with kill -9 under the write load: who it was, who took over, when writes were acknowledged again, and {lost, acknowledged} since. */
+    private record KilledPrimary(String old, String now, double writableSeconds, long[] loss) {}
+
+    private KilledPrimary killPrimary() throws SQLException {
         String old = current();
         int from = load.acked().size();
         long killedAt = System.nanoTime();
         kubelet.kill9(old);
         String now = awaitNewPrimary(old, killedAt);
         double writable = (load.firstAckAfter(killedAt, kubelet.port(old)) - killedAt) / 1e9;
-        writableAfter = Math.max(writableAfter, writable);
-        long[] loss = lossSince(from, now);
-        failoverLost += loss[0];
-        failoverAcked += loss[1];
-        return String.format(Locale.ROOT, "%s killed, %s promoted, writable again after %.1f s, lost %d of %d acknowledged writes",
-                old, now, writable, loss[0], loss[1]);
+        return new KilledPrimary(old, now, writable, lossSince(from, now));
     }
 
     private String formerPrimaryRejoins() throws IOException {
@@ -214,13 +225,10 @@ class PgDrillsE2E {
         kubectl.run("-n", namespace, "patch", "postgrescluster", "pg", "--type=merge", "-p", "{\"spec\":{\"replication\":{\"synchronous\":true}}}");
         await("the primary waits for a standby's flush on every commit").atMost(CONVERGE).pollInterval(Duration.ofMillis(250))
                 .until(() -> quorumStandbys(current()) == 2);
-        String old = current();
-        int from = load.acked().size();
-        long killedAt = System.nanoTime();
-        kubelet.kill9(old);
-        String now = awaitNewPrimary(old, killedAt);
-        double writable = (load.firstAckAfter(killedAt, kubelet.port(old)) - killedAt) / 1e9;
-        long[] loss = lossSince(from, now);
+        KilledPrimary killed = killPrimary();
+        String old = killed.old(), now = killed.now();
+        double writable = killed.writableSeconds();
+        long[] loss = killed.loss();
         kubelet.release(old);
         awaitRejoined(old);
         assertThat(loss[0]).as("acknowledged writes lost in a failover with synchronous replication").isZero();
@@ -232,7 +240,7 @@ class PgDrillsE2E {
         kubectl.apply("apiVersion: postgres.runbook.dev/v1alpha1\nkind: PostgresCluster\nmetadata: {name: other, namespace: " + namespace + "}\n"
                 + "spec:\n  instances: 1\n  image: postgres:15\n  storage: {size: 1Gi}\n  credentials: {secretName: pg-credentials}\n");
         await("the cluster other has its own primary").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
-                .until(() -> "Healthy".equals(status("other", "phase")) && "primary".equals(annotation("other-0", REPORTED)));
+                .until(() -> "Healthy".equals(reads.status("other", "phase")) && "primary".equals(reads.podAnnotation("other-0", REPORTED)));
         String victim = client.pods().inNamespace(namespace).withLabel(ROLE, "replica").list().getItems().stream()
                 .map(p -> p.getMetadata().getName()).filter(n -> n.startsWith("pg-")).sorted().findFirst().orElseThrow();
         // The replica's volume is swapped for the other cluster's, as a mix-up of volumes would.
@@ -244,7 +252,7 @@ class PgDrillsE2E {
         String foreign = systemIdentifier(data);
         kubelet.release(victim);
         await(victim + " refuses, saying why").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
-                .until(() -> annotation(victim, "postgres.runbook.dev/instance-problem").contains("different databases"));
+                .until(() -> reads.podAnnotation(victim, "postgres.runbook.dev/instance-problem").contains("different databases"));
         String events = kubectl.run("-n", namespace, "get", "events", "--field-selector",
                 "involvedObject.name=" + victim + ",reason=InstanceRefused", "-o", "jsonpath={.items[*].message}");
         assertThat(events).as("the InstanceRefused event on " + victim).contains("different databases");
@@ -304,7 +312,7 @@ class PgDrillsE2E {
 
     private void awaitRejoined(String instance) {
         await(instance + " streams from the primary as a replica").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
-                .until(() -> "replica".equals(label(instance, ROLE)) && "replica".equals(annotation(instance, REPORTED))
+                .until(() -> "replica".equals(reads.podLabel(instance, ROLE)) && "replica".equals(reads.podAnnotation(instance, REPORTED))
                         && streamingReplicas(current()) == 2 && "Healthy".equals(status("phase")));
     }
 
@@ -352,26 +360,7 @@ class PgDrillsE2E {
     }
 
     private String status(String field) {
-        return status("pg", field);
-    }
-
-    @SuppressWarnings("unchecked")
-    private String status(String cluster, String field) {
-        GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
-                .inNamespace(namespace).withName(cluster).get();
-        Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
-        Object value = status instanceof Map ? ((Map<String, Object>) status).get(field) : null;
-        return value == null ? "" : value.toString();
-    }
-
-    private String label(String pod, String key) {
-        Pod p = client.pods().inNamespace(namespace).withName(pod).get();
-        return p == null || p.getMetadata().getLabels() == null ? "" : p.getMetadata().getLabels().getOrDefault(key, "");
-    }
-
-    private String annotation(String pod, String key) {
-        Pod p = client.pods().inNamespace(namespace).withName(pod).get();
-        return p == null || p.getMetadata().getAnnotations() == null ? "" : p.getMetadata().getAnnotations().getOrDefault(key, "");
+        return reads.status("pg", field);
     }
 
     private static String seconds(long startNanos) {

@@ -1,0 +1,29 @@
+package dev.runbook.instance.drill;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
+
+/** What the drills read back from the control plane: a PostgresCluster's status, a pod's labels and annotations ("" when absent). */
+record ClusterReads(KubernetesClient client, String namespace) {
+
+    @SuppressWarnings("unchecked")
+    String status(String cluster, String field) {
+        GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
+                .inNamespace(namespace).withName(cluster).get();
+        Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
+        Object value = status instanceof Map ? ((Map<String, Object>) status).get(field) : null;
+        return value == null ? "" : value.toString();
+    }
+
+    String podLabel(String pod, String key) {
+        Pod p = client.pods().inNamespace(namespace).withName(pod).get();
+        return p == null || p.getMetadata().getLabels() == null ? "" : p.getMetadata().getLabels().getOrDefault(key, "");
+    }
+
+    String podAnnotation(String pod, String key) {
+        Pod p = client.pods().inNamespace(namespace).withName(pod).get();
+        return p == null || p.getMetadata().getAnnotations() == null ? "" : p.getMetadata().getAnnotations().getOrDefault(key, "");
+    }
+}
