@@ -170,9 +170,11 @@ class PrimaryNodeLostIT {
                 .withReason(status.equals("True") ? "KubeletReady" : "NodeStatusUnknown")
                 .withMessage(status.equals("True") ? "kubelet is posting ready status" : "Kubelet stopped posting node status.")
                 .withLastHeartbeatTime(now).withLastTransitionTime(now).build();
-        Node node = client.nodes().withName(name).get();
-        node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder().withConditions(ready).build());
-        client.nodes().resource(node).updateStatus();
+        // A strategic merge patch of the status subresource, not a read-modify-write: the node
+        // lifecycle controller writes this node's taints and status too, and a PUT from a read it has
+        // since changed fails with 409 Conflict. Conditions merge by type, so only Ready is replaced.
+        Node patch = new NodeBuilder().withNewStatus().withConditions(ready).endStatus().build();
+        client.nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
     }
 
     /**
@@ -180,7 +182,7 @@ class PrimaryNodeLostIT {
      * so that it is not evicted: the test is about the Node, not about a pod being deleted.
      */
     private void createPod(String name, String node) {
-        Pod pod = client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
+        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
                 .addToLabels("postgres.runbook.dev/cluster", "pg").endMetadata()
                 .withNewSpec().withNodeName(node)
                 .addNewContainer().withName("postgres").withImage("postgres:16.4").endContainer()
@@ -189,10 +191,11 @@ class PrimaryNodeLostIT {
                 .addNewToleration().withKey("node.kubernetes.io/not-ready").withOperator("Exists").withEffect("NoExecute").endToleration()
                 .endSpec().build()).create();
         String now = Instant.now().toString();
-        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running")
+        // Patched, not PUT from the created object: the operator may already have labelled the pod.
+        Pod status = new PodBuilder().withNewStatus().withPhase("Running")
                 .withConditions(new PodConditionBuilder().withType("Ready").withStatus("True").withLastTransitionTime(now).build())
-                .build());
-        client.pods().inNamespace(namespace).resource(pod).updateStatus();
+                .endStatus().build();
+        client.pods().inNamespace(namespace).withName(name).subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), status);
     }
 
     /** samples/cluster.yaml in the test's namespace, with a short failover delay and no backups. */
