@@ -5,7 +5,6 @@ import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
-import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 
 import java.time.Duration;
 
@@ -22,12 +21,6 @@ import java.time.Duration;
  * {@link ControllerConfigurationOverrider}, which calls that constructor for us.
  */
 final class JosdkControllerConfiguration {
-    /** The first retry of a temporary failure comes after this long, then twice as long each time. */
-    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
-    static final double RETRY_MULTIPLIER = 2;
-    /** Retries never wait longer than this, nor longer than the bundle's reconcile period. */
-    static final Duration LONGEST_RETRY = Duration.ofMinutes(5);
-
     private static final MetadataChangeFilter METADATA_CHANGES = new MetadataChangeFilter();
 
     private JosdkControllerConfiguration() {}
@@ -41,7 +34,7 @@ final class JosdkControllerConfiguration {
      * The configuration of bundle {@code bundleName}'s controller of {@code primaryClass}: watching
      * the registration's namespaces (all when it names none), started by the changes
      * {@link MetadataChangeFilter} lets through, reconciling every reconcile period, retrying temporary
-     * failures with {@link #retry}, and writing with the bundle's field manager.
+     * failures with a short, jittered backoff ({@link TransientBackoff}), and writing with the bundle's field manager.
      */
     static <P extends HasMetadata> ControllerConfiguration<P> of(String bundleName, Registration registration,
                                                                  Class<P> primaryClass, ConfigurationService service) {
@@ -50,7 +43,7 @@ final class JosdkControllerConfiguration {
                 .withName(name) // the controller's and its primary informer's
                 .withGenerationAware(false) // generation-aware filtering is replaced by MetadataChangeFilter
                 .withOnUpdateFilter(METADATA_CHANGES::accept)
-                .withRetry(retry(registration.reconcilePeriod()))
+                .withRetry(new TransientBackoff(registration.reconcilePeriod()))
                 .withReconciliationMaxInterval(registration.reconcilePeriod())
                 // Used only when the bundle has cleanup rules: then the reconciler is a Cleaner (CleaningReconciler).
                 .withFinalizer(dev.runbook.engine.bundle.Cleanup.finalizer(bundleName))
@@ -62,20 +55,6 @@ final class JosdkControllerConfiguration {
             overrider.settingNamespaces(registration.namespaces());
         }
         return overrider.build();
-    }
-
-    /**
-     * Exponential backoff from {@link #FIRST_RETRY}, never waiting longer than {@link #LONGEST_RETRY}
-     * nor than the reconcile period (a cycle comes then anyway), and never giving up: a temporary
-     * failure is retried until it goes away.
-     */
-    static GenericRetry retry(Duration reconcilePeriod) {
-        Duration longest = reconcilePeriod.compareTo(LONGEST_RETRY) < 0 ? reconcilePeriod : LONGEST_RETRY;
-        return new GenericRetry()
-                .setInitialInterval(FIRST_RETRY.toMillis())
-                .setIntervalMultiplier(RETRY_MULTIPLIER)
-                .setMaxInterval(Math.max(longest.toMillis(), FIRST_RETRY.toMillis()))
-                .withoutMaxAttempts();
     }
 
     /** JOSDK's defaults for a controller of this primary class, run by {@link RunbookReconciler}. */

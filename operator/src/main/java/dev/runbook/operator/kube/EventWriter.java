@@ -29,7 +29,7 @@ public final class EventWriter {
     /** The component named as the source of the operator's events. */
     public static final String COMPONENT = "runbook-operator";
     /** Longer messages are cut here (the API server refuses very long event messages). */
-    static final int MAX_MESSAGE = 1024;
+    public static final int MAX_MESSAGE = 1024;
     /** The namespace of events about cluster-scoped objects. */
     static final String CLUSTER_EVENTS_NAMESPACE = "default";
     private static final int ALREADY_EXISTS = 409;

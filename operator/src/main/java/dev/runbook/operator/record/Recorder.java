@@ -2,7 +2,6 @@ package dev.runbook.operator.record;
 
 import dev.runbook.engine.apply.ActionEffect;
 import dev.runbook.engine.decide.PlannedAction;
-import dev.runbook.operator.act.AppliedAction;
 import dev.runbook.operator.act.CachedObjects;
 import dev.runbook.operator.act.PrimaryStatus;
 import dev.runbook.operator.error.ConflictRetry;
@@ -12,8 +11,6 @@ import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.kube.Maps;
 import dev.runbook.rules.action.Action;
-import dev.runbook.rules.action.EmitEvent;
-import dev.runbook.rules.action.Requeue;
 import dev.runbook.rules.action.SetCondition;
 import dev.runbook.rules.action.SetStatus;
 import dev.runbook.rules.fact.ObjectRef;
@@ -41,8 +38,8 @@ import java.util.Set;
  * its {@code lastTransitionTime} moves only when its status does. Each condition the cycle sets carries the
  * generation it observed ({@link ConditionGenerations}), where the CRD keeps that field.
  *
- * <p>Events, on the primary: one per applied action that changed something ({@code Created},
- * {@code Updated}, {@code Deleted}, naming the action and the rules); a Warning with the failure's
+ * <p>Events, on the primary: one per cycle that changed something ({@link ChangesEvent}: the actions
+ * that changed something and the rules that asked for them); a Warning with the failure's
  * reason when the condition turns to a failure or the failure changes; {@code Paused} when a pause
  * starts; {@code PlanObserved} in observe mode when the plan differs from the one recorded.
  */
@@ -148,16 +145,8 @@ public final class Recorder {
         ObjectRef ref = primary.getRef();
         String uid = primary.getUid();
         if (report.acting()) {
-            for (AppliedAction applied : report.applied()) {
-                var action = applied.planned().action();
-                if (!applied.changedSomething() || action instanceof EmitEvent || action instanceof Requeue) continue;
-                String reason = switch (applied.outcome()) {
-                    case CREATED -> "Created";
-                    case DELETED -> "Deleted";
-                    default -> "Updated";
-                };
-                events.record(ref, uid, "Normal", reason, applied.identity() + ", asked by " + rules(applied.planned().rules()), now);
-            }
+            ChangesEvent.of(report.applied()).ifPresent(changes ->
+                    events.record(ref, uid, "Normal", changes.reason(), changes.message(), now));
         }
         RunbookCondition condition = RunbookCondition.of(report);
         RunbookCondition previous = previousCondition(before);
@@ -199,9 +188,5 @@ public final class Recorder {
             }
         }
         return null;
-    }
-
-    private static String rules(List<String> rules) {
-        return (rules.size() == 1 ? "rule " : "rules ") + "'" + String.join("', '", rules) + "'";
     }
 }

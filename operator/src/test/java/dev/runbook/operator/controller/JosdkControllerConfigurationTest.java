@@ -8,7 +8,6 @@ import io.javaoperatorsdk.operator.api.config.BaseConfigurationService;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
-import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -71,18 +70,11 @@ class JosdkControllerConfigurationTest {
     }
 
     @Test
-    void temporaryFailuresAreRetriedForeverWithBackoffCappedByTheReconcilePeriod() {
-        GenericRetry shortPeriod = (GenericRetry) configuration(Duration.ofSeconds(20), Set.of()).getRetry();
-        assertThat(shortPeriod.getInitialInterval()).isEqualTo(1_000);
-        assertThat(shortPeriod.getIntervalMultiplier()).isEqualTo(2.0);
-        assertThat(shortPeriod.getMaxInterval()).isEqualTo(20_000);
-        assertThat(shortPeriod.getMaxAttempts()).isEqualTo(-1);
-
-        GenericRetry longPeriod = (GenericRetry) configuration(Duration.ofHours(1), Set.of()).getRetry();
-        assertThat(longPeriod.getMaxInterval()).isEqualTo(JosdkControllerConfiguration.LONGEST_RETRY.toMillis());
-
-        GenericRetry tinyPeriod = (GenericRetry) configuration(Duration.ofMillis(100), Set.of()).getRetry();
-        assertThat(tinyPeriod.getMaxInterval()).as("never shorter than the first retry").isEqualTo(1_000);
+    void temporaryFailuresAreRetriedWithTheTransientBackoffCappedByTheReconcilePeriod() {
+        assertThat(configuration(Duration.ofSeconds(20), Set.of()).getRetry()).isInstanceOfSatisfying(TransientBackoff.class,
+                retry -> assertThat(retry.longest()).isEqualTo(Duration.ofSeconds(20)));
+        assertThat(configuration(Duration.ofHours(1), Set.of()).getRetry()).isInstanceOfSatisfying(TransientBackoff.class,
+                retry -> assertThat(retry.longest()).isEqualTo(TransientBackoff.LONGEST));
     }
 
     private static GenericKubernetesResource app(long generation, Map<String, String> annotations) {

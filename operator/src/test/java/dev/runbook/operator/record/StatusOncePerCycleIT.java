@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The primary's status is written at most once per cycle: the plan's own status actions and the record
- * phase's fields go out in one merge patch, counted on the operator's own client.
+ * phase's fields go out in one merge patch, counted on the operator's own client. So is the cycle's
+ * event: one for all the actions that changed something ({@link ChangesEvent}).
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class StatusOncePerCycleIT {
@@ -56,8 +57,8 @@ class StatusOncePerCycleIT {
         api.register(new PrimaryKind(new Kind("test.runbook.dev/v1", "WebApp"), "webapps", true));
     }
 
-    /** Per cycle: how many writes went to the primary's status subresource, and the cycle's report. */
-    record StatusWrites(int writes, CycleReport report) {}
+    /** Per cycle: how many writes went to the primary's status subresource and to events, and the cycle's report. */
+    record StatusWrites(int writes, int eventWrites, CycleReport report) {}
 
     @Test
     void aCycleThatChangesTheStatusWritesItOnce() {
@@ -67,9 +68,12 @@ class StatusOncePerCycleIT {
         CycleListener listener = new CycleListener() {
             @Override
             public void cycleRecorded(Primary primary, CycleReport report) {
-                int writes = (int) counting.drain().stream()
+                List<String> requests = counting.drain();
+                int writes = (int) requests.stream()
                         .filter(request -> request.startsWith("PATCH ") && request.endsWith(statusPath)).count();
-                cycles.add(new StatusWrites(writes, report));
+                int eventWrites = (int) requests.stream().filter(request -> !request.startsWith("GET ")
+                        && request.contains("/namespaces/" + namespace + "/events")).count();
+                cycles.add(new StatusWrites(writes, eventWrites, report));
             }
         };
         try (KubernetesClient client = counting.client();
@@ -89,6 +93,11 @@ class StatusOncePerCycleIT {
                     .hasSizeGreaterThanOrEqualTo(2)
                     .allSatisfy(a -> assertThat(a.changedSomething()).isTrue());
             assertThat(first.writes()).isEqualTo(1);
+            assertThat(first.report().applied()).as("the first cycle's changes").filteredOn(a -> a.changedSomething())
+                    .hasSizeGreaterThanOrEqualTo(3);
+            assertThat(first.eventWrites()).as("one event for the first cycle's changes").isEqualTo(1);
+            assertThat(cycles).allSatisfy(c -> assertThat(c.eventWrites()).as("event writes of one cycle")
+                    .isEqualTo(c.report().applied().stream().anyMatch(a -> a.changedSomething()) ? 1 : 0));
             Map<String, Object> written = status(app);
             assertThat(condition(written, "Ready")).containsEntry("status", "True");
             assertThat(condition(written, RunbookCondition.TYPE)).containsEntry("status", "True");
