@@ -20,9 +20,19 @@ public final class BundleArgument {
     private BundleArgument() {}
 
     public static CompiledBundle compile(Path directory) {
+        return load(directory).bundle();
+    }
+
+    /** A compiled bundle, and whether it came from the compiled-bundle cache ({@code run} says which at start-up). */
+    public record Loaded(CompiledBundle bundle, boolean fromCache) {}
+
+    public static Loaded load(Path directory) {
         var source = BundleLoader.load(directory);
         Path cache = cacheDirectory(System.getenv());
-        return cache == null ? BundleCompiler.compile(source) : new CompiledBundleCache(cache).compile(source);
+        if (cache == null) return new Loaded(BundleCompiler.compile(source), false);
+        CompiledBundleCache store = new CompiledBundleCache(cache);
+        return store.cached(source).map(bundle -> new Loaded(bundle, true))
+                .orElseGet(() -> new Loaded(store.compile(source), false));
     }
 
     /** The cache directory the environment asks for, or null when it turns the cache off. */
