@@ -72,6 +72,9 @@ class TrimmedCacheTest {
         assertThat(cached.getMetadata().getManagedFields()).extracting(ManagedFieldsEntry::getManager)
                 .containsExactly("runbook-postgres-cluster");
         assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("42");
+        // a secondary (a plain generic resource) is kept compact: its properties as JSON text
+        assertThat(cached).isInstanceOf(dev.runbook.operator.kube.CompactResource.class);
+        assertThat(cached.getAdditionalProperties()).isEqualTo(Map.of("spec", Map.of("replicas", 3), "status", Map.of("readyReplicas", 2)));
     }
 
     @Test
@@ -81,5 +84,14 @@ class TrimmedCacheTest {
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of())).isNotNull();
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db"))).isNotNull();
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db", "apps"))).isNull();
+    }
+
+    @Test
+    void aPrimaryOfItsOwnClassIsKeptWhole() {
+        class Primary extends GenericKubernetesResource {}
+        var primary = new Primary();
+        primary.setMetadata(new ObjectMetaBuilder().withName("pg-1").build());
+        primary.setAdditionalProperty("spec", Map.of("instances", 3));
+        assertThat(trimmed.keep(primary)).isSameAs(primary);
     }
 }
