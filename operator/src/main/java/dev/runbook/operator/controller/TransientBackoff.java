@@ -14,8 +14,8 @@ import java.util.function.DoubleSupplier;
  * "equal jitter": each wait is drawn between half its exponential value and the whole of it. Never
  * gives up: a temporary failure is retried until it goes away.
  *
- * <p>Why short and jittered (docs/operations.md#the-backoff-after-a-temporary-failure): what it waits out is an API server that was
- * overloaded for a few seconds. Before, the cap was 5 minutes: at 1000 clusters the API server timed
+ * <p>Why short and jittered (docs/operations.md#the-backoff-after-a-temporary-failure): what it
+ * waits out is an API server that was overloaded for a few seconds. Before, the cap was 5 minutes: at 1000 clusters the API server timed
  * out 840 requests while they converged, and a cluster whose first cycles met a few timeouts in a
  * row sat in a backoff of minutes long after the server had recovered (the last StatefulSets were
  * created at 950 s of 977). Without jitter, the primaries that failed in the same burst also retry in
