@@ -5,15 +5,19 @@ import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.yaml.TextFiles;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.operator.error.RootCause;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * The API client {@code runbook run} uses, from KUBECONFIG (a list of files, as kubectl reads it),
@@ -24,6 +28,16 @@ import java.util.Map;
 public final class Kubeconfig {
     /** A kubeconfig is small; this keeps a wrong file (an image, a log) from being parsed at length. */
     static final long MAX_BYTES = 1L << 20;
+    /**
+     * How long one request may wait for the API server's answer, unless {@code KUBERNETES_REQUEST_TIMEOUT}
+     * (or {@code -Dkubernetes.request.timeout}) says otherwise: the API server's own limit (its
+     * {@code --request-timeout}, 60 s by default), as client-go, kubectl and controller-runtime wait.
+     * fabric8's default, 10 s, gave up on server-side applies that an overloaded API server finished
+     * later: at 1000 clusters the same Service apply was sent up to 8 times, 10 s each, every one
+     * abandoned (docs/operations.md#the-backoff-after-a-temporary-failure).
+     */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    static final String REQUEST_TIMEOUT_VARIABLE = "KUBERNETES_REQUEST_TIMEOUT";
 
     private Kubeconfig() {}
 
@@ -32,12 +46,22 @@ public final class Kubeconfig {
         List<Path> files = files(environment);
         for (Path file : files) check(file);
         try {
-            return new KubernetesClientBuilder().build();
+            Config config = withRequestTimeout(Config.autoConfigure(null), environment, System.getProperties());
+            return new KubernetesClientBuilder().withConfig(config).build();
         } catch (RuntimeException e) {
             String where = files.isEmpty() ? "the pod's service account" : files.get(0).toString();
             throw new InvalidInputException(Problem.inFile(where, "cannot be used to reach a cluster: "
                     + RootCause.message(e) + " (set KUBECONFIG to a working kubeconfig, e.g. one `kubectl get ns` accepts)"));
         }
+    }
+
+    /** {@code config} with {@link #REQUEST_TIMEOUT}, unless the environment or a system property set its own. */
+    static Config withRequestTimeout(Config config, Map<String, String> environment, Properties properties) {
+        if (environment.get(REQUEST_TIMEOUT_VARIABLE) != null
+                || properties.getProperty(Config.KUBERNETES_REQUEST_TIMEOUT_SYSTEM_PROPERTY) != null) {
+            return config;
+        }
+        return new ConfigBuilder(config).withRequestTimeout((int) REQUEST_TIMEOUT.toMillis()).build();
     }
 
     /** The files KUBECONFIG names (the ones that exist, as kubectl skips missing ones), else ~/.kube/config if it exists. */

@@ -1,6 +1,8 @@
 package dev.runbook.operator.kube;
 
 import dev.runbook.engine.problem.InvalidInputException;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -8,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -43,5 +46,22 @@ class KubeconfigTest {
     void aYamlListIsNotAKubeconfig() throws IOException {
         Path kubeconfig = Files.writeString(dir.resolve("config"), "- a\n- b\n");
         assertThat(refusal(kubeconfig)).contains("is not a kubeconfig");
+    }
+
+    @Test
+    void requestsWaitAsLongAsTheApiServerWouldUnlessTheUserSetsATimeout() {
+        Config base = new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:6443").build();
+        assertThat(base.getRequestTimeout()).as("fabric8's own default").isEqualTo(Config.DEFAULT_REQUEST_TIMEOUT);
+
+        assertThat(Kubeconfig.withRequestTimeout(base, Map.of(), new Properties()).getRequestTimeout())
+                .isEqualTo(60_000);
+        assertThat(Kubeconfig.withRequestTimeout(base, Map.of(), new Properties()).getMasterUrl()).isEqualTo(base.getMasterUrl());
+
+        Config userSet = new ConfigBuilder(base).withRequestTimeout(5_000).build();
+        assertThat(Kubeconfig.withRequestTimeout(userSet, Map.of("KUBERNETES_REQUEST_TIMEOUT", "5000"), new Properties())
+                .getRequestTimeout()).isEqualTo(5_000);
+        Properties property = new Properties();
+        property.setProperty("kubernetes.request.timeout", "5000");
+        assertThat(Kubeconfig.withRequestTimeout(userSet, Map.of(), property).getRequestTimeout()).isEqualTo(5_000);
     }
 }
