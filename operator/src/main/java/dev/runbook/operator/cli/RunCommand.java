@@ -109,15 +109,18 @@ final class RunCommand implements Callable<Integer> {
         return Failures.guard(err, () -> {
             Policy policy = policyOption.policy();
             List<CompiledBundle> compiled = new ArrayList<>();
+            List<String> loadedLines = new ArrayList<>();
             for (Path bundle : bundles) {
                 long loading = System.nanoTime();
                 BundleArgument.Loaded loaded = BundleArgument.load(bundle);
                 compiled.add(loaded.bundle());
                 // Where start-up time goes (docs/performance.md): a compile costs seconds of CPU, a cached copy a second.
-                out.println("runbook: bundle " + loaded.bundle() + (loaded.fromCache() ? " read from the compiled-bundle cache in "
-                        : " compiled in ") + since(loading));
-                out.flush();
+                loadedLines.add("runbook: bundle " + loaded.bundle() + (loaded.fromCache()
+                        ? " read from the compiled-bundle cache in " : " compiled in ") + since(loading));
             }
+            // Printed once every bundle loaded: a bundle that does not compile leaves nothing on standard output.
+            loadedLines.forEach(out::println);
+            out.flush();
             StopSignal signal = new StopSignal();
             try (KubernetesClient client = Kubeconfig.connect(System.getenv());
                  OperatorMetrics metrics = OperatorMetrics.create()) {
