@@ -146,6 +146,16 @@ public final class Values {
         return value;
     }
 
+    /**
+     * {@code built} itself made deeply unmodifiable: its values frozen in place and the map wrapped, not
+     * copied. For a map the caller has just built and gives up (nothing else may hold it): an action's
+     * form, built once per action, need not be copied to be frozen.
+     */
+    public static Map<String, Object> frozenOwned(Map<String, Object> built) {
+        built.replaceAll((key, value) -> frozen(value));
+        return Frozen.map(built);
+    }
+
     /** A deep, unmodifiable copy of a map with string keys. */
     public static Map<String, Object> frozenMap(Map<String, ?> map) {
         @SuppressWarnings("unchecked")
