@@ -59,7 +59,7 @@ class CodeContainmentTest {
             reflect-array-in-constraint | 7 | java.lang.reflect.Array
             declaring-class-of-a-declared-enum | 15 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
             declaring-class-through-a-binding  | 17 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
-            declaring-class-from-a-class       |  7 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
+            declaring-class-from-a-class       |  8 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
             member-of-an-object-field          | 10 | MVEL finds no property module on java.lang.Object
             member-of-a-global                 |  9 | MVEL finds no property declaringClass on java.lang.Object
             """)
