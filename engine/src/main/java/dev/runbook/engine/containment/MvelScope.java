@@ -49,8 +49,14 @@ final class MvelScope {
         return new MvelScope(template, false, pattern, bindings, globals, functions);
     }
 
+    /**
+     * Binds {@code name}; a name bound again holds either type ({@code $x : A() or $x : B()}, or
+     * what only looks like a binding: {@code c ? $x : y}), so a member must be allowed on both.
+     */
     void bind(String name, StaticType type) {
-        bindings.put(name, type == null ? new StaticType.Unknown("the value bound to " + name) : type);
+        StaticType bound = type == null ? new StaticType.Unknown("the value bound to " + name) : type;
+        StaticType before = bindings.get(name);
+        bindings.put(name, before == null ? bound : StaticType.union(java.util.List.of(before, bound)));
     }
 
     /** A binding, a variable or a global named {@code name}, else null. */

@@ -62,6 +62,7 @@ class CodeContainmentTest {
             declaring-class-from-a-class       |  8 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
             member-of-an-object-field          | 10 | MVEL finds no property module on java.lang.Object
             member-of-a-global                 |  9 | MVEL finds no property declaringClass on java.lang.Object
+            rebinding-in-a-ternary             | 18 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
             """)
     void mvelCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
         Problem problem = firstProblemOf(bundle);
