@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * {@code target/pg-drills/summary.txt}. Skipped without {@code -Drunbook.pg.kubeconfig}.
  */
 class PgDrillsE2E {
-    private static final Duration CONVERGE = Duration.ofSeconds(150);
+    static final Duration CONVERGE = Duration.ofSeconds(150);
     /** The first convergence also waits for the operator's and four JVMs' start, minutes on a loaded two-core machine. */
     private static final Duration FIRST_CONVERGE = Duration.ofMinutes(5);
     private static final String ROLE = "postgres.runbook.dev/role";
