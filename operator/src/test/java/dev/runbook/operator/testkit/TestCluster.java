@@ -125,7 +125,10 @@ public final class TestCluster implements AutoCloseable {
     /** A new namespace for one test, deleted when the cluster closes. */
     public String newNamespace(String prefix) {
         String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        // createOr: the name is new, so "already exists" is this create, sent again by the client after an
+        // answer that came too late on a busy machine.
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .createOr(existing -> existing.update());
         namespaces.add(name);
         return name;
     }
