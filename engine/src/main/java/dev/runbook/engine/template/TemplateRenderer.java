@@ -20,6 +20,9 @@ import java.util.Map;
  * ({@link YamlQuote}: {@code @{yaml.quote(value)}}) and the rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
  */
 public final class TemplateRenderer {
+    /** What a template sees besides the rule's own variables, with its type (the containment check starts chains on these). */
+    public static final Map<String, Class<?>> VARIABLES = Map.of("primary", Primary.class, "params", Params.class,
+            "yaml", YamlQuote.class);
     private final TemplateSet templates;
 
     public TemplateRenderer(TemplateSet templates) {
