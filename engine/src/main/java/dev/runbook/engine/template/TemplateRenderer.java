@@ -36,6 +36,9 @@ public final class TemplateRenderer {
         public Apply finish(Apply rendered, Primary primary) { return rendered; }
     }
 
+    /** What a template sees besides the rule's own variables, with its type (the containment check starts chains on these). */
+    public static final Map<String, Class<?>> VARIABLES = Map.of("primary", Primary.class, "params", Params.class,
+            "yaml", YamlQuote.class);
     private final TemplateSet templates;
     private final Finishing finishing;
 

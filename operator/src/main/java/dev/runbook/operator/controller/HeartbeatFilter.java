@@ -16,12 +16,15 @@ import java.util.Objects;
 final class HeartbeatFilter implements OnUpdateFilter<GenericKubernetesResource> {
     @Override
     public boolean accept(GenericKubernetesResource updated, GenericKubernetesResource old) {
-        return !Objects.equals(updated.getMetadata().getLabels(), old.getMetadata().getLabels())
+        if (!Objects.equals(updated.getMetadata().getLabels(), old.getMetadata().getLabels())
                 || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
-                || updated.getMetadata().getDeletionTimestamp() != null
-                || !Objects.equals(updated.getAdditionalProperties().get("spec"), old.getAdditionalProperties().get("spec"))
-                || !Objects.equals(withoutHeartbeats(updated.getAdditionalProperties().get("status")),
-                        withoutHeartbeats(old.getAdditionalProperties().get("status")));
+                || updated.getMetadata().getDeletionTimestamp() != null) {
+            return true;
+        }
+        // read once each: a cached object (CompactResource) makes its properties anew on every call
+        Map<String, Object> now = updated.getAdditionalProperties(), before = old.getAdditionalProperties();
+        return !Objects.equals(now.get("spec"), before.get("spec"))
+                || !Objects.equals(withoutHeartbeats(now.get("status")), withoutHeartbeats(before.get("status")));
     }
 
     /** The status with every {@code lastHeartbeatTime} of its conditions left out. */

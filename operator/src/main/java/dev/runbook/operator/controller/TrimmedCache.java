@@ -1,5 +1,7 @@
 package dev.runbook.operator.controller;
 
+import dev.runbook.operator.kube.CompactResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
@@ -35,7 +37,19 @@ final class TrimmedCache {
      * source watches {@code namespaces} with more than one informer. Empty means every namespace.
      */
     <R extends HasMetadata> ItemStore<R> storeFor(Set<String> namespaces) {
-        return namespaces.size() <= 1 ? new TransformingItemStore<R>(this::trim) : null;
+        return namespaces.size() <= 1 ? new TransformingItemStore<R>(this::keep) : null;
+    }
+
+    /**
+     * What the cache keeps of {@code object}: its other managers' {@code managedFields} entries
+     * removed, and a plain generic resource (a secondary) as a {@link CompactResource}. A primary is
+     * of its own generated class, which JOSDK hands to the reconciler as it is: it stays whole.
+     */
+    @SuppressWarnings("unchecked")
+    <R extends HasMetadata> R keep(R object) {
+        R trimmed = trim(object);
+        if (trimmed.getClass() != GenericKubernetesResource.class) return trimmed;
+        return (R) CompactResource.of((GenericKubernetesResource) trimmed).map(HasMetadata.class::cast).orElse(trimmed);
     }
 
     /** {@code object} itself, its other managers' {@code managedFields} entries removed. */

@@ -189,6 +189,7 @@ public final class KubeApi {
     /** Any fabric8 object (an informer's cached resource, a typed model) as nested maps. */
     @SuppressWarnings("unchecked")
     public Map<String, Object> toMap(HasMetadata object) {
+        if (object instanceof CompactResource compact) return compact.toMap(client.getKubernetesSerialization());
         Map<String, Object> map = client.getKubernetesSerialization().convertValue(object, LinkedHashMap.class);
         return map;
     }

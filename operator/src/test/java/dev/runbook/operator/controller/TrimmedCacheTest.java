@@ -69,9 +69,14 @@ class TrimmedCacheTest {
         store.put(store.getKey(object), object);
 
         var cached = store.get("db/pg-1");
-        assertThat(cached.getMetadata().getManagedFields()).extracting(ManagedFieldsEntry::getManager)
-                .containsExactly("runbook-postgres-cluster");
         assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("42");
+        // a secondary (a plain generic resource) is kept compact: its properties and managedFields as
+        // JSON text, which the whole object (what the apply check reads) has again
+        assertThat(cached).isInstanceOf(dev.runbook.operator.kube.CompactResource.class);
+        var whole = ((dev.runbook.operator.kube.CompactResource) cached).toMap(new io.fabric8.kubernetes.client.utils.KubernetesSerialization());
+        List<?> managedFields = (List<?>) dev.runbook.rules.fact.ObjectPath.read(whole, "metadata.managedFields");
+        assertThat(managedFields.stream().map(e -> (Object) ((Map<?, ?>) e).get("manager")).toList()).containsExactly("runbook-postgres-cluster");
+        assertThat(cached.getAdditionalProperties()).isEqualTo(Map.of("spec", Map.of("replicas", 3), "status", Map.of("readyReplicas", 2)));
     }
 
     @Test
@@ -81,5 +86,14 @@ class TrimmedCacheTest {
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of())).isNotNull();
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db"))).isNotNull();
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db", "apps"))).isNull();
+    }
+
+    @Test
+    void aPrimaryOfItsOwnClassIsKeptWhole() {
+        class Primary extends GenericKubernetesResource {}
+        var primary = new Primary();
+        primary.setMetadata(new ObjectMetaBuilder().withName("pg-1").build());
+        primary.setAdditionalProperty("spec", Map.of("instances", 3));
+        assertThat(trimmed.keep(primary)).isSameAs(primary);
     }
 }
