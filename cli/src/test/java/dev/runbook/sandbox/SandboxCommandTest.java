@@ -30,6 +30,11 @@ import static org.awaitility.Awaitility.await;
 class SandboxCommandTest {
     private static final String WEB_APP = "../operator/src/test/resources/bundles/web-app";
     private static final String APP_RELEASE = "../runbooks/app-release";
+    /**
+     * Each stage's wait in the drills that must succeed: the sandbox's 30 s default is for a person at a
+     * terminal; a stage that takes seconds can take many times that on a loaded two-core CI machine.
+     */
+    private static final String PATIENT = "--timeout=2m";
 
     /** What one run printed and returned. */
     private record CommandResult(int exitCode, String out, String err) {}
@@ -44,7 +49,7 @@ class SandboxCommandTest {
 
     @Test
     void theSampleBootstrapsToHealthyThenFailsOverToTheReplicaWithTheMostReplayedWal() {
-        CommandResult result = run("sandbox");
+        CommandResult result = run("sandbox", PATIENT);
 
         assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
         assertThat(result.out()).containsSubsequence(
@@ -92,7 +97,7 @@ class SandboxCommandTest {
 
     @Test
     void appReleasePlaysItsDrillFromFirstReleaseThroughCanaryPromotionToCleanupOnDelete() {
-        CommandResult result = run("sandbox", "--bundle", APP_RELEASE);
+        CommandResult result = run("sandbox", "--bundle", APP_RELEASE, PATIENT);
 
         assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
         assertThat(result.out()).containsSubsequence(
@@ -191,7 +196,7 @@ class SandboxCommandTest {
         StringWriter err = new StringWriter();
         AtomicInteger code = new AtomicInteger(-1);
         Thread command = new Thread(() -> code.set(Runbook.execute(Clock.systemUTC(), new PrintWriter(out),
-                new PrintWriter(err), "sandbox", "--keep-running")), "sandbox-under-test");
+                new PrintWriter(err), "sandbox", "--keep-running", PATIENT)), "sandbox-under-test");
         command.start();
         try {
             // The whole drill runs first; on a loaded machine it has taken 50 s, so the bound is generous.

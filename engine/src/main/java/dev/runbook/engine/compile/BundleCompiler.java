@@ -8,6 +8,7 @@ import dev.runbook.engine.containment.CodeContainment;
 import dev.runbook.engine.containment.ExpressionContainment;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
+import dev.runbook.engine.template.TemplateRenderer;
 import dev.runbook.engine.template.TemplateSet;
 import org.drools.core.impl.RuleBaseFactory;
 import org.drools.kiesession.rulebase.InternalKnowledgeBase;
@@ -52,7 +53,7 @@ public final class BundleCompiler {
         List<Problem> warnings = new ArrayList<>();
         Map<String, String> templateFiles = source.filesUnder(TemplateSet.DIRECTORY, ".yaml");
         TemplateSet templates = TemplateSet.compile(templateFiles, errors);
-        errors.addAll(ExpressionContainment.checkTemplates(templateFiles, AllowList.standard()));
+        errors.addAll(ExpressionContainment.checkTemplates(templateFiles, AllowList.standard(), TemplateRenderer.VARIABLES));
 
         InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
         if (!errors.isEmpty()) {

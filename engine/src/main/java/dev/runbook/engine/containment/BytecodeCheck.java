@@ -67,12 +67,14 @@ final class BytecodeCheck {
 
                     @Override
                     public void visitMethodInsn(int opcode, String owner, String name, String desc, boolean itf) {
-                        member(owner, name, method, line);
+                        if (member(owner, name, method, line)) returned(owner, name, Type.getReturnType(desc), method, line);
                     }
 
                     @Override
                     public void visitFieldInsn(int opcode, String owner, String name, String desc) {
-                        member(owner, name, method, line);
+                        if (member(owner, name, method, line) && (opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC)) {
+                            returned(owner, name, Type.getType(desc), method, line);
+                        }
                     }
 
                     @Override
@@ -118,18 +120,36 @@ final class BytecodeCheck {
                 };
             }
 
-            private void member(String owner, String name, String method, int line) {
+            /** Whether the member is allowed; refuses it when not. */
+            private boolean member(String owner, String name, String method, int line) {
                 String element = elementType(owner);
-                if (element == null) return; // a primitive array: length, clone
+                if (element == null) return true; // a primitive array: length, clone
                 String dotted = element.replace('/', '.');
                 boolean own = bundleClasses.contains(element);
                 boolean allowed = own ? !allowList.deniesEverywhere(name) : permits(dotted, name);
                 if (!allowed) refuse(method, line, dotted + "." + name, "not on the allow-list");
+                return allowed;
+            }
+
+            /**
+             * What an allowed member returns must be allowed too ({@code Enum.getDeclaringClass()}
+             * returns a Class): a value of any other type, stored where conditions and templates
+             * read it as an Object, would let MVEL call its members. Drools' own types, which the
+             * generated code passes around, are reached only through the members the allow-list names.
+             */
+            private void returned(String owner, String name, Type type, String method, int line) {
+                String element = type.getSort() == Type.OBJECT ? type.getInternalName()
+                        : type.getSort() == Type.ARRAY ? elementType(type.getDescriptor()) : null;
+                if (element == null || generatedByDrools || bundleClasses.contains(element)) return;
+                String dotted = element.replace('/', '.');
+                if (isDroolsRuntime(dotted) || permitsType(dotted)) return;
+                refuse(method, line, owner.replace('/', '.') + "." + name, "returns a " + dotted + ", which is not on the "
+                        + "allow-list, so rules may not hold one");
             }
 
             private void type(String internalName, String method, int line, String how) {
                 String element = elementType(internalName);
-                if (element == null || bundleClasses.contains(element)) return;
+                if (element == null || generatedByDrools || bundleClasses.contains(element)) return;
                 String dotted = element.replace('/', '.');
                 if (!permitsType(dotted)) refuse(method, line, how + dotted, "not on the allow-list");
             }

@@ -42,6 +42,17 @@ final class ClassNames {
         return load("java.lang." + name);
     }
 
+    /** The class {@code name} refers to, not initialised, or null when it is no class. */
+    Class<?> classOf(String name) {
+        String className = resolve(name);
+        if (className == null) return null;
+        try {
+            return Class.forName(className, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
     private String load(String className) {
         try {
             return Class.forName(className, false, loader).getName();

@@ -3,8 +3,12 @@ package dev.runbook.engine.containment;
 import dev.runbook.engine.problem.Problem;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +31,9 @@ public final class ExpressionContainment {
     private static final Pattern MVEL_DIALECT = Pattern.compile("\\bdialect\\s+[\"']mvel[\"']");
     /** accumulate( ...; init(...), action(...), ...): Java code inside Drools' own invoker, not checked there. */
     private static final Pattern INLINE_ACCUMULATE = Pattern.compile("\\baccumulate\\s*\\((?:[^;]*;)?\\s*init\\s*\\(");
+    private static final Pattern FUNCTION = Pattern.compile("(?m)^\\s*function\\s+([\\w.$<>\\[\\], ]+?)\\s+(\\w+)\\s*\\(");
+    private static final Pattern GLOBAL = Pattern.compile("(?m)^\\s*global\\s+([\\w.$<>\\[\\], ]+?)\\s+(\\w+)");
+    private static final Pattern FOREACH = Pattern.compile("(?s)\\s*(\\w+)\\s*:(.*)");
     private static final Pattern TEMPLATE_HOLE = Pattern.compile("@(\\w*)\\{");
     private static final List<String> TEMPLATE_EXPRESSIONS = List.of("", "if", "elseif", "else", "foreach", "end", "comment");
 
@@ -35,8 +42,16 @@ public final class ExpressionContainment {
     /** Problems in the DRL files' conditions and dialects, as {@code rules/x.drl:LINE:COL: ...}. */
     public static List<Problem> checkRules(Map<String, String> drl, AllowList allowList) {
         List<Problem> problems = new ArrayList<>();
+        Map<String, String> blanked = new LinkedHashMap<>();
+        Map<String, ClassNames> names = new LinkedHashMap<>();
         drl.forEach((file, text) -> {
-            String code = Comments.blank(text);
+            blanked.put(file, Comments.blank(text));
+            names.put(file, classNames(blanked.get(file)));
+        });
+        DeclaredTypes declared = new DeclaredTypes(blanked, names);
+        MemberResolver members = new MemberResolver(allowList, declared, Set.of());
+        drl.forEach((file, text) -> {
+            String code = blanked.get(file);
             Matcher dialect = MVEL_DIALECT.matcher(code);
             while (dialect.find()) {
                 problems.add(at(file, text, dialect.start(), "dialect \"mvel\" is not allowed: a consequence in MVEL "
@@ -47,23 +62,33 @@ public final class ExpressionContainment {
                 problems.add(at(file, text, inline.start(), "accumulate with init/action/result code is not allowed: "
                         + "use an accumulate function (count, sum, min, max, collectList, ...) or a DRL function"));
             }
+            ClassNames classes = names.get(file);
+            Map<String, StaticType> functions = new HashMap<>();
             Matcher staticImport = STATIC_IMPORT.matcher(code);
             while (staticImport.find()) {
                 String className = staticImport.group(1);
                 String member = staticImport.group(2);
                 boolean allowed = member.equals("*") ? allowList.permitsClass(className) : allowList.permitsMember(className, member);
                 // A class the engine cannot load is the bundle's own (a function of another of its packages): bytecode, checked as such.
-                if (!allowed && classNames("").resolve(className) != null) {
+                Class<?> type = classes.classOf(className);
+                if (!allowed && type != null) {
                     problems.add(at(file, text, staticImport.start(1), className + "." + member + " is not allowed in rules: "
                             + "not on the allow-list (see docs/security.md for what rules may call)"));
                 }
+                if (type != null && !member.equals("*")) functions.put(member, new StaticType.ClassRef(type));
             }
-            MvelExpressionCheck check = new MvelExpressionCheck(allowList, classNames(code), name -> name.startsWith("$"), false);
+            Matcher function = FUNCTION.matcher(code);
+            while (function.find()) functions.put(function.group(2), declared.typeNamed(function.group(1), classes));
+            Map<String, StaticType> globals = new HashMap<>();
+            Matcher global = GLOBAL.matcher(code);
+            while (global.find()) globals.put(global.group(2), declared.typeNamed(global.group(1), classes));
+            MvelExpressionCheck check = new MvelExpressionCheck(allowList, classes, declared, members, false);
             Matcher conditions = CONDITIONS.matcher(code);
             while (conditions.find()) {
                 int group = conditions.group(1) != null ? 1 : conditions.group(2) != null ? 2 : 3;
                 String lhs = conditions.group(group);
-                for (MvelExpressionCheck.Finding f : check.check(lhs)) {
+                // A rule's bindings reach across its patterns; a declared type's defaults see no bindings.
+                for (MvelExpressionCheck.Finding f : check.check(lhs, MvelScope.rule(globals, functions))) {
                     problems.add(at(file, text, conditions.start(group) + f.offset(), message(f)));
                 }
             }
@@ -71,11 +96,23 @@ public final class ExpressionContainment {
         return problems;
     }
 
-    /** Problems in the templates' expressions, as {@code templates/x.yaml:LINE:COL: ...}. */
-    public static List<Problem> checkTemplates(Map<String, String> templates, AllowList allowList) {
+    /**
+     * Problems in the templates' expressions, as {@code templates/x.yaml:LINE:COL: ...}.
+     *
+     * @param variables the variables the renderer passes besides the rule's own, with their types
+     */
+    public static List<Problem> checkTemplates(Map<String, String> templates, AllowList allowList, Map<String, Class<?>> variables) {
         List<Problem> problems = new ArrayList<>();
-        MvelExpressionCheck check = new MvelExpressionCheck(allowList, classNames(""), name -> false, true);
+        Map<String, StaticType> known = new HashMap<>();
+        variables.forEach((name, type) -> known.put(name, StaticType.Known.of(type)));
+        Set<Class<?>> trusted = new HashSet<>();
+        variables.values().forEach(type -> {
+            if (!allowList.permitsType(type.getName())) trusted.add(type); // the engine's own helper (yaml.quote)
+        });
+        MemberResolver members = new MemberResolver(allowList, new DeclaredTypes(Map.of(), Map.of()), trusted);
+        MvelExpressionCheck check = new MvelExpressionCheck(allowList, classNames(""), new DeclaredTypes(Map.of(), Map.of()), members, true);
         templates.forEach((file, text) -> {
+            MvelScope scope = MvelScope.template(known);
             Matcher hole = TEMPLATE_HOLE.matcher(text);
             while (hole.find()) {
                 if (!TEMPLATE_EXPRESSIONS.contains(hole.group(1))) {
@@ -85,7 +122,17 @@ public final class ExpressionContainment {
                 }
                 int end = closingBrace(text, hole.end());
                 String expression = text.substring(hole.end(), end);
-                for (MvelExpressionCheck.Finding f : check.check(expression)) {
+                List<MvelExpressionCheck.Finding> findings = new ArrayList<>();
+                Matcher foreach = FOREACH.matcher(expression);
+                if (hole.group(1).equals("foreach") && foreach.matches()) {
+                    // @foreach{item : collection}: item holds an element of the collection.
+                    String collection = " ".repeat(foreach.start(2)) + foreach.group(2);
+                    StaticType type = check.check(collection, scope, findings);
+                    scope.bind(foreach.group(1), type == null ? null : StaticType.elementOf(type));
+                } else {
+                    check.check(expression, scope, findings);
+                }
+                for (MvelExpressionCheck.Finding f : findings) {
                     problems.add(at(file, text, hole.end() + f.offset(), message(f)));
                 }
             }

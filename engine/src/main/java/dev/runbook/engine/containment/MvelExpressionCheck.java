@@ -2,17 +2,18 @@ package dev.runbook.engine.containment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * Checks MVEL expressions (DRL conditions, {@code from}, {@code accumulate}, templates) before they
- * are ever evaluated. MVEL is interpreted by reflection, so there is no bytecode to read: the check
- * walks the expression's name chains instead. A chain whose root is a class (imported, in
- * {@code java.lang}, or written fully qualified) must be on the allow-list; a chain may not step
- * into reflection ({@code getClass()}, {@code .class}) or a monitor method; and an expression may
- * hold no statements, loops or function definitions. What an allowed chain returns is a value type
- * of the vocabulary or the JDK allow-list, so it leads nowhere else.
+ * Checks MVEL expressions (DRL conditions, {@code from}, {@code accumulate}, attributes, declared
+ * defaults, templates) before they are ever evaluated. MVEL is interpreted by reflection, so there
+ * is no bytecode to read: the check walks each name chain member by member on static types, from
+ * the pattern's fact type, a binding's, a global's, a class's static members, a declared type's
+ * fields or a template variable's, and resolves each member as MVEL would ({@link MemberResolver}).
+ * A member not on the allow-list, one that returns a type not on it, and one the static type does
+ * not have are refused; so are reflective names anywhere ({@code getClass()}, {@code .class},
+ * {@code x["class"]}), statements, loops and function definitions.
  */
 final class MvelExpressionCheck {
     /** One refused use, at an offset of the expression. */
@@ -22,38 +23,71 @@ final class MvelExpressionCheck {
             "import", "new", "with", "assert", "return");
     private static final Set<String> REFLECTIVE = Set.of("getClass", "class", "wait", "notify", "notifyAll",
             "forName", "getClassLoader", "finalize");
+    /** DRL's and MVEL's words: not names of values. Their arguments are checked as the enclosing expression. */
+    private static final Set<String> WORDS = Set.of("not", "exists", "forall", "from", "collect", "accumulate", "and", "or",
+            "eval", "over", "window", "entry", "point", "null", "true", "false", "nil", "empty", "matches", "contains",
+            "memberOf", "soundslike", "in", "excludes", "str", "instanceof", "is", "isdef", "strsim", "convertable_to",
+            "after", "before", "coincides", "during", "finishes", "finishedby", "includes", "meets", "metby", "overlaps",
+            "overlappedby", "starts", "startedby", "salience", "enabled", "no", "loop", "lock", "on", "active", "agenda",
+            "group", "activation", "ruleflow", "auto", "focus", "dialect", "date", "effective", "expires", "duration",
+            "timer", "calendars", "when", "attributes", "init", "action", "reverse", "result", "end", "then", "unit",
+            "if", "else", "elseif", "int", "cron", "expr");
+    /** Drools' accumulate functions and what they return. */
+    private static final Map<String, Class<?>> ACCUMULATE = Map.of("count", Long.class, "sum", Number.class,
+            "average", Number.class, "min", Number.class, "max", Number.class, "collectList", List.class,
+            "collectSet", Set.class, "variance", Number.class, "standardDeviation", Number.class);
 
     private final AllowList allowList;
-    private final Predicate<String> isVariable;
     /** Templates: one expression, no statements; DRL conditions use ';' between accumulate's parts. */
     private final boolean oneExpression;
     private final ClassNames classes;
+    private final DeclaredTypes declared;
+    private final MemberResolver members;
 
-    /**
-     * @param oneExpression refuse statements and blocks (templates)
-     * @param isVariable true for a name the expression may read as a variable (a binding, a field of the pattern, a template variable)
-     */
-    MvelExpressionCheck(AllowList allowList, ClassNames classes, Predicate<String> isVariable, boolean oneExpression) {
+    /** @param oneExpression refuse statements and blocks (templates) */
+    MvelExpressionCheck(AllowList allowList, ClassNames classes, DeclaredTypes declared, MemberResolver members, boolean oneExpression) {
         this.allowList = allowList;
         this.oneExpression = oneExpression;
         this.classes = classes;
-        this.isVariable = isVariable;
+        this.declared = declared;
+        this.members = members;
     }
 
-    List<Finding> check(String expression) {
+    List<Finding> check(String expression, MvelScope scope) {
         List<Finding> findings = new ArrayList<>();
-        int i = 0;
-        int n = expression.length();
-        while (i < n) {
-            char c = expression.charAt(i);
+        scan(expression, 0, expression.length(), scope, findings);
+        return findings;
+    }
+
+    /** Checks {@code expression} into {@code findings}; the type of its last chain (a foreach's collection), or null. */
+    StaticType check(String expression, MvelScope scope, List<Finding> findings) {
+        return scan(expression, 0, expression.length(), scope, findings);
+    }
+
+    /** Checks {@code text[from, to)}; returns the type of the last chain in it (a foreach's collection), or null. */
+    StaticType scan(String text, int from, int to, MvelScope scope, List<Finding> findings) {
+        int i = from;
+        String binding = null;
+        boolean constructor = false;
+        StaticType last = null;
+        while (i < to) {
+            char c = text.charAt(i);
             if (c == '"' || c == '\'') {
-                int end = skipString(expression, i);
+                int end = Math.min(MvelChain.skipString(text, i), to);
                 // x["class"]: MVEL reads an index as a property where it can; a reflective name is refused as a string too.
-                String literal = expression.substring(i + 1, Math.max(i + 1, Math.min(end - 1, n)));
-                if (REFLECTIVE.contains(literal) && previousNonBlank(expression, i) == '[') {
+                String literal = text.substring(i + 1, Math.max(i + 1, end - 1));
+                if (REFLECTIVE.contains(literal) && previousNonBlank(text, i) == '[') {
                     findings.add(new Finding(i + 1, literal, "reflection is not allowed in rules"));
                 }
                 i = end;
+                last = StaticType.Known.of(String.class);
+                if (startsMember(text, i, to)) { // "text".trim()
+                    MvelChain chain = MvelChain.parse(text, i, to, true);
+                    last = walk(text, chain, last, 0, scope, findings);
+                    i = chain.end();
+                }
+                if (binding != null) scope.bind(binding, last);
+                binding = null;
                 continue;
             }
             if (oneExpression && (c == ';' || c == '{' || c == '}')) {
@@ -61,74 +95,171 @@ final class MvelExpressionCheck {
                 i++;
                 continue;
             }
-            if (Character.isJavaIdentifierStart(c) && !(i > 0 && (expression.charAt(i - 1) == '.' || expression.charAt(i - 1) == '$'))) {
-                int start = i;
-                List<String> chain = new ArrayList<>();
-                List<Integer> offsets = new ArrayList<>();
-                while (true) {
-                    int s = i;
-                    while (i < n && Character.isJavaIdentifierPart(expression.charAt(i))) i++;
-                    chain.add(expression.substring(s, i));
-                    offsets.add(s);
-                    int j = i;
-                    while (j < n && expression.charAt(j) == ' ') j++;
-                    if (j < n && expression.charAt(j) == '.' && j + 1 < n && Character.isJavaIdentifierStart(expression.charAt(j + 1))) {
-                        i = j + 1;
-                    } else if (j + 1 < n && expression.charAt(j) == '!' && expression.charAt(j + 1) == '.') {
-                        i = j + 2; // MVEL's null-safe navigation
-                    } else {
-                        break;
-                    }
+            if (Character.isJavaIdentifierStart(c) && !(i > 0 && (Character.isJavaIdentifierPart(text.charAt(i - 1)) || text.charAt(i - 1) == '.'))) {
+                MvelChain chain = MvelChain.parse(text, i, to, false);
+                String root = chain.steps().get(0).name();
+                i = chain.end();
+                int colon = bindingColon(text, i, to);
+                if (root.startsWith("$") && chain.steps().size() == 1 && !chain.steps().get(0).call() && colon >= 0) {
+                    binding = root; // $x : Pattern(...), $x : field
+                    i = colon;
+                    continue;
                 }
-                checkChain(chain, offsets, start, findings);
+                if (root.equals("new") && chain.steps().size() == 1) {
+                    constructor = true;
+                    continue;
+                }
+                last = evaluate(text, chain, scope, constructor, findings);
+                constructor = false;
+                if (binding != null) scope.bind(binding, last);
+                binding = null;
                 continue;
             }
-            if (c == '.' && i + 1 < n && Character.isJavaIdentifierStart(expression.charAt(i + 1))) {
-                // a member of a parenthesised value or a call's result: ).getClass()
-                int s = i + 1;
-                int e = s;
-                while (e < n && Character.isJavaIdentifierPart(expression.charAt(e))) e++;
-                String member = expression.substring(s, e);
-                if (REFLECTIVE.contains(member)) findings.add(new Finding(s, member, "reflection is not allowed in rules"));
-                i = e;
+            if (c == '.' && startsMember(text, i, to) && i > from && ")]}".indexOf(previousNonBlank(text, i)) >= 0) {
+                // a member of a parenthesised value, a call's or an inline collection's: (a + b).trim()
+                MvelChain chain = MvelChain.parse(text, i, to, true);
+                last = walk(text, chain, new StaticType.Unknown("a parenthesised expression or an inline collection"), 0, scope, findings);
+                i = chain.end();
                 continue;
             }
             i++;
         }
-        return findings;
+        return last;
     }
 
-    private void checkChain(List<String> chain, List<Integer> offsets, int start, List<Finding> findings) {
-        String root = chain.get(0);
-        if (KEYWORDS.contains(root)) {
-            if (!root.equals("new")) {
-                findings.add(new Finding(start, root, "'" + root + "' is not allowed in a condition or a template expression"));
-            }
-            return;
-        }
-        for (int k = 1; k < chain.size(); k++) {
-            if (REFLECTIVE.contains(chain.get(k))) {
-                findings.add(new Finding(offsets.get(k), chain.get(k), "reflection is not allowed in rules"));
-                return;
+    private StaticType evaluate(String text, MvelChain chain, MvelScope scope, boolean constructor, List<Finding> findings) {
+        List<MvelChain.Step> steps = chain.steps();
+        MvelChain.Step root = steps.get(0);
+        for (MvelChain.Step step : steps) {
+            if (REFLECTIVE.contains(step.name())) {
+                findings.add(new Finding(step.offset(), step.name(), "reflection is not allowed in rules"));
+                return new StaticType.Unknown("reflection");
             }
         }
-        if (REFLECTIVE.contains(root)) {
-            findings.add(new Finding(start, root, "reflection is not allowed in rules"));
-            return;
+        if (KEYWORDS.contains(root.name())) {
+            findings.add(new Finding(root.offset(), root.name(), "'" + root.name() + "' is not allowed in a condition or a template expression"));
+            return new StaticType.Unknown(root.name());
         }
-        if (isVariable.test(root)) return;
+        boolean word = steps.stream().skip(1).allMatch(MvelChain.Step::index); // not (...), str[startsWith]
+        if (word && WORDS.contains(root.name()) && scope.variable(root.name()) == null) {
+            MvelScope inner = root.name().equals("eval") ? scope.untyped() : scope;
+            for (MvelChain.Step step : steps) arguments(text, step, inner, findings);
+            return new StaticType.Unknown("the result of '" + root.name() + "'");
+        }
         // The longest prefix that names a class: Runtime, java.lang.Runtime, java.util.Map.Entry.
-        for (int k = chain.size(); k >= 1; k--) {
-            String name = String.join(".", chain.subList(0, k));
-            String className = classes.resolve(name);
-            if (className == null) continue;
-            if (!allowList.permitsType(className)) {
-                findings.add(new Finding(start, className, "not on the allow-list"));
-            } else if (k < chain.size() && !allowList.permitsMember(className, chain.get(k))) {
-                findings.add(new Finding(offsets.get(k), className + "." + chain.get(k), "not on the allow-list"));
+        for (int k = steps.size(); k >= 1; k--) {
+            if (steps.subList(0, k - 1).stream().anyMatch(s -> s.call() || s.index())) continue;
+            String name = String.join(".", steps.subList(0, k).stream().map(MvelChain.Step::name).toList());
+            if (k == 1 && (name.startsWith("$") || isValueName(name, scope))) break;
+            Class<?> type = classes.classOf(name);
+            if (type == null) continue;
+            if (!allowList.permitsType(type.getName())) {
+                findings.add(new Finding(root.offset(), type.getName(), "not on the allow-list"));
+                return new StaticType.Unknown(type.getName());
             }
-            return;
+            MvelChain.Step last = steps.get(k - 1);
+            if (!scope.typed) return untypedMember(type, steps, k, findings);
+            StaticType known = StaticType.Known.of(type);
+            if (last.call()) { // new X(...), or the pattern X(...)
+                arguments(text, last, constructor ? scope : scope.inPattern(known), findings);
+                return walk(text, chain, known, k, scope, findings);
+            }
+            return walk(text, chain, constructor ? known : new StaticType.ClassRef(type), k, scope, findings);
         }
+        if (!scope.typed) {
+            for (MvelChain.Step step : steps) arguments(text, step, scope, findings);
+            return new StaticType.Unknown("eval");
+        }
+        StaticType start = root(text, root, scope, findings);
+        return start == null ? null : walk(text, chain, start, 1, scope, findings);
+    }
+
+    /** The type the chain's first step leads to (its arguments checked), or null when a finding was made. */
+    private StaticType root(String text, MvelChain.Step root, MvelScope scope, List<Finding> findings) {
+        String name = root.name();
+        StaticType variable = scope.variable(name);
+        if (name.equals("this") && scope.pattern != null) return scope.pattern;
+        if (name.startsWith("$") || variable != null && scope.pattern == null) {
+            arguments(text, root, scope, findings);
+            return variable != null ? variable : new StaticType.Unknown("the binding " + name + ", used before it is bound");
+        }
+        if (scope.pattern != null) {
+            arguments(text, root, scope, findings);
+            MemberResolver.Result member = root.call() ? members.call(scope.pattern, name, root.arity()) : members.property(scope.pattern, name);
+            if (!member.absent()) return refused(member, root, findings) ? null : member.type();
+        }
+        if (variable != null) return variable;
+        DeclaredTypes.Declaration type = declared.get(name);
+        if (type != null) {
+            StaticType instance = new StaticType.Declared(type);
+            if (root.call()) arguments(text, root, scope.inPattern(instance), findings); // the pattern Member(...)
+            return root.call() ? instance : new StaticType.DeclaredRef(type);
+        }
+        arguments(text, root, scope, findings);
+        if (root.call()) {
+            StaticType function = scope.function(name);
+            if (function instanceof StaticType.ClassRef imported) { // import function a.b.C.m
+                MemberResolver.Result call = members.call(imported, name, root.arity());
+                return refused(call, root, findings) ? null : call.type();
+            }
+            if (function != null) return function;
+            Class<?> accumulated = ACCUMULATE.get(name);
+            if (accumulated != null) return StaticType.Known.of(accumulated);
+            return new StaticType.Unknown("the result of " + name + "(...), which is no function of the package");
+        }
+        if (scope.template) return StaticType.VALUE; // one of the rule's variables (ApplyTemplate's vars: values)
+        return new StaticType.Unknown("the name " + name + ", which is no field of the pattern, binding, global, class or declared type");
+    }
+
+    /** Resolves steps {@code from..} on {@code type}; the type reached, or an Unknown after a finding. */
+    private StaticType walk(String text, MvelChain chain, StaticType type, int from, MvelScope scope, List<Finding> findings) {
+        for (int k = from; k < chain.steps().size(); k++) {
+            MvelChain.Step step = chain.steps().get(k);
+            int before = findings.size();
+            arguments(text, step, scope, findings);
+            if (findings.size() > before) return new StaticType.Unknown("a refused argument"); // said once, where it is
+            MemberResolver.Result result = step.index() ? members.index(type)
+                    : step.call() ? members.call(type, step.name(), step.arity()) : members.property(type, step.name());
+            if (refused(result, step, findings)) return new StaticType.Unknown("a refused member");
+            type = result.type();
+        }
+        return type;
+    }
+
+    private boolean refused(MemberResolver.Result result, MvelChain.Step step, List<Finding> findings) {
+        if (!result.isRefused()) return false;
+        findings.add(new Finding(step.offset(), result.what(), result.reason()));
+        return true;
+    }
+
+    /** Inside eval(...) (Java, checked as bytecode): a chain rooted at a class is checked on its first member only. */
+    private StaticType untypedMember(Class<?> type, List<MvelChain.Step> steps, int k, List<Finding> findings) {
+        if (k < steps.size() && !steps.get(k).index() && !allowList.permitsMember(type.getName(), steps.get(k).name())) {
+            findings.add(new Finding(steps.get(k).offset(), type.getName() + "." + steps.get(k).name(), "not on the allow-list"));
+        }
+        return new StaticType.Unknown("eval");
+    }
+
+    private void arguments(String text, MvelChain.Step step, MvelScope scope, List<Finding> findings) {
+        if (step.call() || step.index()) scan(text, step.argsFrom(), step.argsTo(), scope, findings);
+    }
+
+    /** A bare name that is a value here (a field of the pattern, a binding, a template variable), not a class. */
+    private boolean isValueName(String name, MvelScope scope) {
+        if (scope.variable(name) != null) return true;
+        return scope.pattern != null && !members.property(scope.pattern, name).absent();
+    }
+
+    /** The index after the ':' (or ':=') of a binding that follows {@code i}, else -1. */
+    private static int bindingColon(String text, int i, int to) {
+        int j = i;
+        while (j < to && Character.isWhitespace(text.charAt(j))) j++;
+        if (j >= to || text.charAt(j) != ':' || j + 1 < to && text.charAt(j + 1) == ':') return -1;
+        return j + 1 < to && text.charAt(j + 1) == '=' ? j + 2 : j + 1;
+    }
+
+    private static boolean startsMember(String text, int i, int to) {
+        return i + 1 < to && text.charAt(i) == '.' && Character.isJavaIdentifierStart(text.charAt(i + 1));
     }
 
     private static char previousNonBlank(String text, int i) {
@@ -136,15 +267,5 @@ final class MvelExpressionCheck {
             if (!Character.isWhitespace(text.charAt(j))) return text.charAt(j);
         }
         return 0;
-    }
-
-    private static int skipString(String text, int i) {
-        char quote = text.charAt(i);
-        int j = i + 1;
-        while (j < text.length() && text.charAt(j) != quote) {
-            if (text.charAt(j) == '\\') j++;
-            j++;
-        }
-        return j + 1;
     }
 }

@@ -105,7 +105,9 @@ public final class DecisionCycle {
     /** Renders templates and merges equal actions, keeping the order in which they were first added. */
     private static List<PlannedAction> collect(CompiledBundle bundle, Observation observation, Params params,
                                                TraceRecorder recorder, List<PlanProblem> problems) {
-        TemplateRenderer renderer = new TemplateRenderer(bundle.templates());
+        // A rendered object is in the primary's namespace and labelled by the renderer, and the render
+        // cache keeps it so: an unchanged input hands out the same finished action every cycle.
+        TemplateRenderer renderer = new TemplateRenderer(bundle.templates(), new RecommendedLabels.OnRendered(bundle.name()));
         Map<Form, Action> actionByForm = new LinkedHashMap<>();
         Map<Form, List<String>> rulesByForm = new LinkedHashMap<>();
         for (TraceRecorder.Inserted inserted : recorder.actions()) {
@@ -117,12 +119,13 @@ public final class DecisionCycle {
                     problems.add(PlanProblem.template(e.getMessage(), inserted.rule()));
                     continue;
                 }
+            } else {
+                if (action instanceof FinishCleanup cleanup && cleanup.getFinalizer() == null) {
+                    action = cleanup.withFinalizer(bundle.spec().finalizer());
+                }
+                action = ExplicitNamespace.of(action, observation.primary().getNamespace());
+                action = RecommendedLabels.of(action, bundle.name(), observation.primary());
             }
-            if (action instanceof FinishCleanup cleanup && cleanup.getFinalizer() == null) {
-                action = cleanup.withFinalizer(bundle.spec().finalizer());
-            }
-            action = ExplicitNamespace.of(action, observation.primary().getNamespace());
-            action = RecommendedLabels.of(action, bundle.name(), observation.primary());
             Form form = new Form(action);
             actionByForm.putIfAbsent(form, action);
             List<String> rules = rulesByForm.computeIfAbsent(form, a -> new ArrayList<>());

@@ -1,5 +1,6 @@
 package dev.runbook.engine.decide;
 
+import dev.runbook.engine.template.TemplateRenderer;
 import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.fact.ObjectRef;
@@ -26,9 +27,20 @@ public final class RecommendedLabels {
 
     /** The action with the labels added to its object when it is an apply of an object other than the primary. */
     public static Action of(Action action, String bundleName, Primary primary) {
-        if (!(action instanceof Apply apply) || isPrimary(apply.getTarget(), primary)) return action;
+        return action instanceof Apply apply ? of(apply, bundleName, primary) : action;
+    }
+
+    /** The apply with the labels added to its object unless it applies the primary. */
+    static Apply of(Apply apply, String bundleName, Primary primary) {
+        if (isPrimary(apply.getTarget(), primary)) return apply;
         Map<String, Object> object = labelled(apply.getObject(), bundleName, primary.getName());
-        return object == apply.getObject() ? action : new Apply(object, apply.getTemplate());
+        return object == apply.getObject() ? apply : new Apply(object, apply.getTemplate());
+    }
+
+    /** The labels added as templates are rendered, so that the render cache keeps the labelled action. */
+    record OnRendered(String bundleName) implements TemplateRenderer.Finishing {
+        @Override
+        public Apply finish(Apply rendered, Primary primary) { return of(rendered, bundleName, primary); }
     }
 
     /** The object with each missing recommended label added; the same object when none is missing. */

@@ -20,20 +20,45 @@ import java.util.Map;
  * ({@link YamlQuote}: {@code @{yaml.quote(value)}}) and the rule's own variables. An object without {@code metadata.namespace} lands in the primary's namespace.
  */
 public final class TemplateRenderer {
+    /**
+     * What is done to every rendered object before it is cached and handed out: a pure function of the
+     * rendered action and the primary (which the cache's key holds whole), and a value (a record): the
+     * cache keys by it. Done once per distinct input instead of once per cycle, so the finished action,
+     * and the form, hash and writes the plan computes of it, are reused across cycles.
+     */
+    public interface Finishing {
+        Apply finish(Apply rendered, Primary primary);
+    }
+
+    /** Hands the rendered action out as it is. */
+    public record AsRendered() implements Finishing {
+        @Override
+        public Apply finish(Apply rendered, Primary primary) { return rendered; }
+    }
+
+    /** What a template sees besides the rule's own variables, with its type (the containment check starts chains on these). */
+    public static final Map<String, Class<?>> VARIABLES = Map.of("primary", Primary.class, "params", Params.class,
+            "yaml", YamlQuote.class);
     private final TemplateSet templates;
+    private final Finishing finishing;
 
     public TemplateRenderer(TemplateSet templates) {
+        this(templates, new AsRendered());
+    }
+
+    public TemplateRenderer(TemplateSet templates, Finishing finishing) {
         this.templates = templates;
+        this.finishing = finishing;
     }
 
     /** @throws TemplateException naming the template and what went wrong */
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
         RenderCache cache = templates.cache();
         RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary.getObject(),
-                params.getValues());
+                params.getValues(), finishing);
         Apply cached = cache.rendered(input);
         if (cached != null) return cached;
-        Apply rendered = renderAnew(request, primary, params, cache);
+        Apply rendered = finishing.finish(renderAnew(request, primary, params, cache), primary);
         cache.rendered(input, rendered);
         return rendered;
     }

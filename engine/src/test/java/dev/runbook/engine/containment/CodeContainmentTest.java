@@ -37,6 +37,7 @@ class CodeContainmentTest {
             exec-in-a-lambda           |  9 | java.lang.Runtime
             exec-in-eval               |  8 | java.lang.Runtime
             catch-throwable            | 11 | java.lang.Throwable
+            declaring-class-in-consequence | 10 | java.time.DayOfWeek.getDeclaringClass is not allowed in rules: returns a java.lang.Class
             """)
     void javaCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
         Problem problem = firstProblemOf(bundle);
@@ -56,6 +57,12 @@ class CodeContainmentTest {
             exec-in-salience           | 6  | java.lang.System
             class-literal-reflection   | 7  | getSuperclass
             reflect-array-in-constraint | 7 | java.lang.reflect.Array
+            declaring-class-of-a-declared-enum | 15 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
+            declaring-class-through-a-binding  | 17 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
+            declaring-class-from-a-class       |  8 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
+            member-of-an-object-field          | 10 | MVEL finds no property module on java.lang.Object
+            member-of-a-global                 |  9 | MVEL finds no property declaringClass on java.lang.Object
+            rebinding-in-a-ternary             | 18 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
             """)
     void mvelCodeOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int line, String what) {
         Problem problem = firstProblemOf(bundle);
@@ -69,6 +76,7 @@ class CodeContainmentTest {
     @CsvSource(delimiter = '|', textBlock = """
             exec-in-template                  | 12 | java.lang.Runtime is not allowed
             class-loader-by-index-in-template | 23 | class: reflection is not allowed
+            declaring-class-in-template       | 42 | java.lang.Enum.getDeclaringClass: returns a java.lang.Class
             """)
     void aTemplateExpressionOutsideTheAllowListIsRefusedWhereItIsWritten(String bundle, int column, String what) {
         Problem problem = firstProblemOf(bundle);

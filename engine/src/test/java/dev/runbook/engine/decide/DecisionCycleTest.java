@@ -56,6 +56,28 @@ class DecisionCycleTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aRenderedObjectIsLabelledOnceAndTheSameActionIsPlannedAgainOverAnUnchangedState() {
+        CompiledBundle bundle = TestBundles.compiled("example");
+        Observation observation = observe("primary-failed.yaml", NOW, Map.of());
+
+        Apply first = renderedApply(DecisionCycle.run(bundle, observation));
+        Apply again = renderedApply(DecisionCycle.run(bundle, observe("primary-failed.yaml", NOW, Map.of())));
+
+        assertThat(again).isSameAs(first);
+        Map<String, Object> metadata = (Map<String, Object>) first.getObject().get("metadata");
+        assertThat((Map<String, Object>) metadata.get("labels"))
+                .containsEntry(RecommendedLabels.MANAGED_BY, RecommendedLabels.OPERATOR)
+                .containsEntry(RecommendedLabels.PART_OF, bundle.name());
+    }
+
+    private static Apply renderedApply(Decision decision) {
+        return decision.actions().stream().map(PlannedAction::action)
+                .filter(a -> a instanceof Apply apply && apply.getTemplate() != null)
+                .map(Apply.class::cast).findFirst().orElseThrow();
+    }
+
+    @Test
     void theTraceShowsTheMatchedFactsAndWithdrawsWhatStoppedHolding() {
         Decision decision = decide(NOW, Map.of());
 

@@ -81,6 +81,60 @@ class TemplateRendererTest {
         assertThat(after.toMap()).isEqualTo(before.toMap());
     }
 
+    /** A finishing step that adds one label, counting its calls. */
+    private record Labelling(String value, java.util.concurrent.atomic.AtomicInteger calls)
+            implements TemplateRenderer.Finishing {
+        @Override
+        @SuppressWarnings("unchecked")
+        public Apply finish(Apply rendered, Primary primary) {
+            calls.incrementAndGet();
+            Map<String, Object> object = new java.util.LinkedHashMap<>(rendered.getObject());
+            Map<String, Object> metadata = new java.util.LinkedHashMap<>((Map<String, Object>) object.get("metadata"));
+            metadata.put("labels", Map.of("finished-by", value));
+            object.put("metadata", metadata);
+            return new Apply(object, rendered.getTemplate());
+        }
+
+        @Override public boolean equals(Object other) { return other instanceof Labelling l && l.value.equals(value); }
+        @Override public int hashCode() { return value.hashCode(); }
+    }
+
+    private static Object labelsOf(Apply apply) {
+        return ((Map<?, ?>) apply.getObject().get("metadata")).get("labels");
+    }
+
+    @Test
+    void theFinishedActionIsCachedSoAnUnchangedInputIsFinishedOnce() {
+        var calls = new java.util.concurrent.atomic.AtomicInteger();
+        TemplateRenderer finishing = new TemplateRenderer(templates(), new Labelling("a", calls));
+        ApplyTemplate request = new ApplyTemplate("config.yaml", Map.of("size", "1Gi"));
+        Params params = new Params(Map.of("level", "info"));
+
+        Apply first = finishing.render(request, store("store:1.4"), params);
+        Apply again = finishing.render(request, store("store:1.4"), params);
+
+        assertThat(again).isSameAs(first);
+        assertThat(calls).hasValue(1);
+        assertThat(labelsOf(first)).isEqualTo(Map.of("finished-by", "a"));
+    }
+
+    @Test
+    void renderersWithDifferentFinishingStepsNeverShareACachedAction() {
+        TemplateSet shared = templates();
+        ApplyTemplate request = new ApplyTemplate("config.yaml", Map.of("size", "1Gi"));
+        Params params = new Params(Map.of("level", "info"));
+
+        Apply labelledA = new TemplateRenderer(shared, new Labelling("a", new java.util.concurrent.atomic.AtomicInteger()))
+                .render(request, store("store:1.4"), params);
+        Apply labelledB = new TemplateRenderer(shared, new Labelling("b", new java.util.concurrent.atomic.AtomicInteger()))
+                .render(request, store("store:1.4"), params);
+        Apply plain = new TemplateRenderer(shared).render(request, store("store:1.4"), params);
+
+        assertThat(labelsOf(labelledA)).isEqualTo(Map.of("finished-by", "a"));
+        assertThat(labelsOf(labelledB)).isEqualTo(Map.of("finished-by", "b"));
+        assertThat(plain.getObject()).extracting("metadata").isEqualTo(Map.of("name", "main-config", "namespace", "demo"));
+    }
+
     @Test
     void aTemplateThatIsNotAnObjectFailsEveryTimeNamingTheFile() {
         ApplyTemplate list = new ApplyTemplate("list.yaml", Map.of());

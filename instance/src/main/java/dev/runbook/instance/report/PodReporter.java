@@ -1,9 +1,11 @@
 package dev.runbook.instance.report;
 
 import dev.runbook.instance.observe.Observation;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
@@ -18,6 +20,7 @@ import java.util.UUID;
  */
 public final class PodReporter {
     public static final String PROBLEM = "postgres.runbook.dev/instance-problem";
+    private static final int ALREADY_EXISTS = 409;
 
     private final KubernetesClient client;
     private final String namespace;
@@ -63,14 +66,24 @@ public final class PodReporter {
         lastSent = wanted;
         Pod pod = client.pods().inNamespace(namespace).withName(podName).get();
         String now = clock.instant().toString();
-        client.v1().events().inNamespace(namespace).resource(new EventBuilder()
+        Event event = new EventBuilder()
                 .withNewMetadata().withName(podName + "." + UUID.randomUUID().toString().substring(0, 8)).endMetadata()
                 .withNewInvolvedObject().withApiVersion("v1").withKind("Pod").withNamespace(namespace).withName(podName)
                     .withUid(pod == null ? null : pod.getMetadata().getUid()).endInvolvedObject()
                 .withType("Warning").withReason(reason).withMessage(message)
                 .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
                 .withNewSource().withComponent("runbook-instance-manager").endSource()
-                .build()).create();
+                .build();
+        try {
+            client.v1().events().inNamespace(namespace).resource(event).create();
+        } catch (KubernetesClientException e) {
+            // The name is new for each problem, so "already exists" can only be this very event: the client
+            // sent the create again after an answer that came too late (a busy API server), and the first
+            // one was stored. It is there; nothing is lost.
+            if (e.getCode() != ALREADY_EXISTS) {
+                throw e;
+            }
+        }
     }
 
     /** Sets (or, with a null value, removes) annotations on the instance's own pod: the archive and restore reports. */

@@ -78,7 +78,10 @@ final class BackupDrills {
         kubectl.run("-n", namespace, "patch", "postgrescluster", "pg", "--type=merge", "-p",
                 "{\"spec\":{\"backup\":{\"schedule\":\"* * * * *\",\"retention\":{\"count\":2}}}}");
         Predicate<Job> scheduledJob = j -> "schedule".equals(annotation(j, "postgres.runbook.dev/backup-trigger"));
-        await("a scheduled backup starts").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> find(scheduledJob) != null);
+        // The schedule's next minute (up to 60 s away), then the cycle it requeued for: on a loaded machine that
+        // cycle can come late, so the wait is the minute plus a drill's convergence.
+        await("a scheduled backup starts").atMost(Duration.ofSeconds(60).plus(PgDrillsE2E.CONVERGE)).pollInterval(Duration.ofMillis(500))
+                .until(() -> find(scheduledJob) != null);
         // One scheduled backup is the drill: the schedule goes at once, so the count of backups stays what retention expects.
         kubectl.run("-n", namespace, "patch", "postgrescluster", "pg", "--type=json", "-p", "[{\"op\":\"remove\",\"path\":\"/spec/backup/schedule\"}]");
         Job job = awaitBackup(scheduledJob, "the scheduled backup");

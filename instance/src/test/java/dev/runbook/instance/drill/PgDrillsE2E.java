@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * {@code target/pg-drills/summary.txt}. Skipped without {@code -Drunbook.pg.kubeconfig}.
  */
 class PgDrillsE2E {
-    private static final Duration CONVERGE = Duration.ofSeconds(150);
+    static final Duration CONVERGE = Duration.ofSeconds(150);
     /** The first convergence also waits for the operator's and four JVMs' start, minutes on a loaded two-core machine. */
     private static final Duration FIRST_CONVERGE = Duration.ofMinutes(5);
     private static final String ROLE = "postgres.runbook.dev/role";
@@ -140,7 +140,7 @@ class PgDrillsE2E {
         WriteLoad.createTable(kubelet.port(primary), password);
         load = new WriteLoad(this::primaryPort, password);
         load.start();
-        await("the write load commits").atMost(Duration.ofSeconds(30)).until(() -> load.acked().size() > 20);
+        await("the write load commits").atMost(CONVERGE).until(() -> load.acked().size() > 20);
         return primary + " is the primary; pg_stat_replication on it lists 2 streaming replicas";
     }
 
@@ -253,9 +253,11 @@ class PgDrillsE2E {
         kubelet.release(victim);
         await(victim + " refuses, saying why").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
                 .until(() -> reads.podAnnotation(victim, "postgres.runbook.dev/instance-problem").contains("different databases"));
-        String events = kubectl.run("-n", namespace, "get", "events", "--field-selector",
-                "involvedObject.name=" + victim + ",reason=InstanceRefused", "-o", "jsonpath={.items[*].message}");
-        assertThat(events).as("the InstanceRefused event on " + victim).contains("different databases");
+        // The instance manager writes the annotation first, then the event: awaited, not read at once.
+        String events = await("the InstanceRefused event on " + victim).atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
+                .until(() -> kubectl.run("-n", namespace, "get", "events", "--field-selector",
+                        "involvedObject.name=" + victim + ",reason=InstanceRefused", "-o", "jsonpath={.items[*].message}"),
+                        messages -> messages.contains("different databases"));
         assertThat(data.resolve("PG_VERSION")).as("the data is kept").isRegularFile();
         assertThat(systemIdentifier(data)).as("the data is the other cluster's still").isEqualTo(foreign);
         return victim + " with other-0's data (system identifier " + foreign + "): " + events;

@@ -1,11 +1,15 @@
 package dev.runbook.instance.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -16,13 +20,17 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class PodReporterTest {
     KubernetesClient client;
+    KubernetesMockServer server;
     private PodReporter reporter;
 
     @BeforeEach
     void pods() {
         for (String name : new String[] {"pg-0", "pg-1"}) {
+            // createOr: on a loaded machine the client may send a create again after an answer that came
+            // too late, and the first one was stored (409). The pods are the same either way.
             client.pods().inNamespace("db").resource(new PodBuilder().withNewMetadata().withName(name).withNamespace("db")
-                    .addToLabels("postgres.runbook.dev/role", "replica").addToAnnotations("kept", "yes").endMetadata().build()).create();
+                    .addToLabels("postgres.runbook.dev/role", "replica").addToAnnotations("kept", "yes").endMetadata().build())
+                    .createOr(existing -> existing.update());
         }
         reporter = new PodReporter(client, "db", "pg-1", Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC));
     }
@@ -69,5 +77,26 @@ class PodReporterTest {
             assertThat(e.getReason()).isEqualTo("InstanceRefused");
             assertThat(e.getInvolvedObject().getName()).isEqualTo("pg-1");
         });
+    }
+
+    @Test
+    void anEventCreateAnsweredAlreadyExistsIsNotAFailure() {
+        // What a busy API server answers a create the client sent again after the first one was stored:
+        // the event is there, and the problem is reported.
+        server.expect().post().withPath("/api/v1/namespaces/db/events").andReturn(409, new StatusBuilder().withCode(409)
+                .withReason("AlreadyExists").withMessage("events \"pg-1.x\" already exists").build()).once();
+
+        reporter.problem("InstanceRefused", "initdb would start a new, empty database");
+
+        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry(PodReporter.PROBLEM, "initdb would start a new, empty database");
+    }
+
+    @Test
+    void anEventCreateThatFailsOtherwiseIsAFailure() {
+        server.expect().post().withPath("/api/v1/namespaces/db/events").andReturn(403, new StatusBuilder().withCode(403)
+                .withReason("Forbidden").withMessage("events is forbidden").build()).once();
+
+        assertThatThrownBy(() -> reporter.problem("InstanceRefused", "initdb would start a new, empty database"))
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("forbidden");
     }
 }

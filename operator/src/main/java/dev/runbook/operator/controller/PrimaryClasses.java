@@ -7,10 +7,11 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.description.annotation.AnnotationDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 import java.util.Locale;
 import java.util.Map;
@@ -29,8 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * reads and writes the object as maps. The subclass adds no field or method; it exists only to carry
  * the kind.
  *
- * <p>Java has no public API to define an annotated class without a bytecode library, hence ByteBuddy;
- * this is the only place that uses it. One instance per operator: the classes it made are kept so that
+ * <p>Java has no public API to define an annotated class without a bytecode library, hence ASM (the
+ * engine's containment uses it already; ByteBuddy, used here before, loaded some 600 classes into the
+ * operator for this one class). One instance per operator: the classes it made are kept so that
  * the same kind gets the same class, and nothing is static.
  */
 public final class PrimaryClasses {
@@ -50,20 +52,42 @@ public final class PrimaryClasses {
             throw new IllegalArgumentException("primary kind " + kind + ": a bundle reconciles a custom resource, "
                     + "whose apiVersion is group/version (e.g. example.runbook.dev/v1)");
         }
-        DynamicType.Builder<GenericKubernetesResource> builder = new ByteBuddy()
-                .subclass(GenericKubernetesResource.class)
-                .name(PACKAGE + "." + className(primary))
-                .annotateType(
-                        annotation(Group.class, kind.group()),
-                        annotation(Version.class, kind.version()),
-                        annotation(Kind.class, kind.kind()),
-                        annotation(Plural.class, primary.plural()));
-        if (primary.namespaced()) {
-            builder = builder.implement(Namespaced.class);
+        String name = PACKAGE + "." + className(primary);
+        String superName = Type.getInternalName(GenericKubernetesResource.class);
+        String[] interfaces = primary.namespaced() ? new String[] {Type.getInternalName(Namespaced.class)} : new String[0];
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name.replace('.', '/'), null, superName, interfaces);
+        annotate(writer, Group.class, kind.group());
+        annotate(writer, Version.class, kind.version());
+        annotate(writer, Kind.class, kind.kind());
+        annotate(writer, Plural.class, primary.plural());
+        MethodVisitor constructor = writer.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        constructor.visitCode();
+        constructor.visitVarInsn(Opcodes.ALOAD, 0);
+        constructor.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, "<init>", "()V", false);
+        constructor.visitInsn(Opcodes.RETURN);
+        constructor.visitMaxs(0, 0);
+        constructor.visitEnd();
+        writer.visitEnd();
+        return new OneClass(PrimaryClasses.class.getClassLoader()).define(name, writer.toByteArray())
+                .asSubclass(GenericKubernetesResource.class);
+    }
+
+    private static void annotate(ClassWriter writer, Class<? extends java.lang.annotation.Annotation> type, String value) {
+        AnnotationVisitor annotation = writer.visitAnnotation(Type.getDescriptor(type), true);
+        annotation.visit("value", value);
+        annotation.visitEnd();
+    }
+
+    /** A class loader of one generated class: another PrimaryClasses may make a class of the same name. */
+    private static final class OneClass extends ClassLoader {
+        OneClass(ClassLoader parent) {
+            super(parent);
         }
-        return builder.make()
-                .load(PrimaryClasses.class.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
-                .getLoaded();
+
+        Class<?> define(String name, byte[] bytes) {
+            return defineClass(name, bytes, 0, bytes.length);
+        }
     }
 
     /** e.g. {@code PostgresCluster_v1alpha1_postgres_runbook_dev}: unique per group, version and kind. */
@@ -71,9 +95,5 @@ public final class PrimaryClasses {
         var kind = primary.kind();
         String group = kind.group().replaceAll("[^A-Za-z0-9]", "_").toLowerCase(Locale.ROOT);
         return kind.kind() + "_" + kind.version() + "_" + group;
-    }
-
-    private static AnnotationDescription annotation(Class<? extends java.lang.annotation.Annotation> type, String value) {
-        return AnnotationDescription.Builder.ofType(type).define("value", value).build();
     }
 }

@@ -1,17 +1,26 @@
 package dev.runbook.operator.kube;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A cached object whose fields besides {@code apiVersion}, {@code kind} and {@code metadata} (its
@@ -21,35 +30,55 @@ import java.util.Optional;
  * 1000 clusters those maps were most of the operator's live heap. The operator reads a cached object
  * only as a whole (a cycle turns it into facts, the act phase compares with it), once per cycle, so
  * the maps are made when read ({@link #toMap}) and dropped after the cycle. The metadata stays typed:
- * JOSDK and fabric8 read names, labels, owner references and resource versions from it at every event.
+ * JOSDK and fabric8 read names, labels, owner references and resource versions from it at every event;
+ * all but its {@code managedFields}, which only the apply check reads (from {@link #toMap}) and which
+ * for an object the operator applies mirror every field it wrote: they are kept as JSON text too.
  *
  * <p>Read-only: the setters of the additional properties refuse. {@link #of} keeps an object as it is
  * (returns empty) unless its properties read back from the JSON text equal to what they were, so
  * that what a cycle sees of a compact object is exactly what it saw of the whole one (the types of
  * numbers included).
  */
+@JsonSerialize(using = CompactResource.Writer.class)
 public final class CompactResource extends GenericKubernetesResource {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Makes the typed managedFields entries maps, as the client's serialization does in {@link #toMap}. */
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    /** The metadata fields that come before {@code managedFields} in the metadata's JSON (ObjectMeta's order). */
+    private static final Set<String> BEFORE_MANAGED_FIELDS = Set.of("annotations", "creationTimestamp",
+            "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers", "generateName", "generation", "labels");
 
     private final byte[] properties;
+    /** The metadata's managedFields as JSON text, or null when the metadata keeps its own (none). */
+    private final byte[] managedFields;
 
-    private CompactResource(GenericKubernetesResource object, byte[] properties) {
+    private CompactResource(GenericKubernetesResource object, ObjectMeta metadata, byte[] properties, byte[] managedFields) {
         setApiVersion(object.getApiVersion());
         setKind(object.getKind());
-        setMetadata(object.getMetadata());
+        setMetadata(metadata);
         this.properties = properties;
+        this.managedFields = managedFields;
     }
 
     /**
-     * {@code object} with its additional properties as JSON text, or empty when they would not read
-     * back equal (a number type JSON does not keep) and the object should be kept as it is.
+     * {@code object} with its additional properties and managedFields as JSON text, or empty when they
+     * would not read back equal (a number type JSON does not keep) and the object should be kept as it is.
      */
     public static Optional<CompactResource> of(GenericKubernetesResource object) {
-        Map<String, Object> properties = object.getAdditionalProperties();
         try {
+            Map<String, Object> properties = object.getAdditionalProperties();
             byte[] json = JSON.writeValueAsBytes(properties);
-            if (!read(json).equals(properties)) return Optional.empty();
-            return Optional.of(new CompactResource(object, json));
+            if (!read(json, LinkedHashMap.class).equals(properties)) return Optional.empty();
+            ObjectMeta metadata = object.getMetadata();
+            if (metadata == null || metadata.getManagedFields() == null || metadata.getManagedFields().isEmpty()) {
+                return Optional.of(new CompactResource(object, metadata, json, null));
+            }
+            List<?> entries = SERIALIZATION.convertValue(metadata.getManagedFields(), List.class);
+            byte[] managed = JSON.writeValueAsBytes(entries);
+            if (!read(managed, List.class).equals(entries)) return Optional.empty();
+            ObjectMeta rest = new ObjectMetaBuilder(metadata).withManagedFields((List<ManagedFieldsEntry>) null).build();
+            return Optional.of(new CompactResource(object, rest, json, managed));
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
@@ -59,6 +88,7 @@ public final class CompactResource extends GenericKubernetesResource {
      * The whole object as nested maps, equal, key order included, to what the serialization's
      * {@code convertValue} makes of the object it was compacted from.
      */
+    @SuppressWarnings("unchecked")
     public Map<String, Object> toMap(KubernetesSerialization serialization) {
         GenericKubernetesResource head = new GenericKubernetesResource();
         head.setApiVersion(getApiVersion());
@@ -66,14 +96,30 @@ public final class CompactResource extends GenericKubernetesResource {
         head.setMetadata(getMetadata());
         @SuppressWarnings("unchecked")
         Map<String, Object> map = serialization.convertValue(head, LinkedHashMap.class);
-        map.putAll(read(properties));
+        if (managedFields != null) map.put("metadata", withManagedFields((Map<String, Object>) map.get("metadata")));
+        map.putAll(read(properties, LinkedHashMap.class));
         return map;
+    }
+
+    /** {@code metadata} with the managedFields read back in their place, after labels and before name. */
+    private Map<String, Object> withManagedFields(Map<String, Object> metadata) {
+        Map<String, Object> whole = new LinkedHashMap<>();
+        boolean placed = false;
+        for (Map.Entry<String, Object> field : metadata.entrySet()) {
+            if (!placed && !BEFORE_MANAGED_FIELDS.contains(field.getKey())) {
+                whole.put("managedFields", read(managedFields, List.class));
+                placed = true;
+            }
+            whole.put(field.getKey(), field.getValue());
+        }
+        if (!placed) whole.put("managedFields", read(managedFields, List.class));
+        return whole;
     }
 
     /** A new map of the properties on every call: changing it changes nothing cached. */
     @Override
     public Map<String, Object> getAdditionalProperties() {
-        return read(properties);
+        return read(properties, LinkedHashMap.class);
     }
 
     @Override
@@ -86,17 +132,27 @@ public final class CompactResource extends GenericKubernetesResource {
         throw new UnsupportedOperationException("a cached object is read-only: copy it (KubeApi.toMap) to change it");
     }
 
-    /** The size of the properties' JSON text, in bytes (what this object keeps besides its metadata). */
-    int propertiesBytes() {
-        return properties.length;
-    }
-
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> read(byte[] json) {
+    private static <T> T read(byte[] json, Class<?> type) {
         try {
-            return JSON.readValue(json, LinkedHashMap.class);
+            return (T) JSON.readValue(json, type);
         } catch (IOException e) {
             throw new UncheckedIOException("the JSON this class wrote does not read back", e);
+        }
+    }
+
+    /**
+     * Writes a compact object as the whole object it stands for, managedFields included, wherever
+     * Jackson meets it (the client's serialization, a log line), not only through {@link #toMap}.
+     */
+    static final class Writer extends StdSerializer<CompactResource> {
+        Writer() {
+            super(CompactResource.class);
+        }
+
+        @Override
+        public void serialize(CompactResource value, JsonGenerator generator, SerializerProvider provider) throws IOException {
+            provider.defaultSerializeValue(value.toMap(SERIALIZATION), generator);
         }
     }
 
@@ -104,11 +160,11 @@ public final class CompactResource extends GenericKubernetesResource {
     public boolean equals(Object other) {
         return other instanceof CompactResource that && Objects.equals(getApiVersion(), that.getApiVersion())
                 && Objects.equals(getKind(), that.getKind()) && Objects.equals(getMetadata(), that.getMetadata())
-                && Arrays.equals(properties, that.properties);
+                && Arrays.equals(properties, that.properties) && Arrays.equals(managedFields, that.managedFields);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(getApiVersion(), getKind(), getMetadata(), Arrays.hashCode(properties));
+        return Objects.hash(getApiVersion(), getKind(), getMetadata(), Arrays.hashCode(properties), Arrays.hashCode(managedFields));
     }
 }

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the service account of deploy/ can and cannot do, asked of a real control plane: deploy/'s
@@ -68,6 +69,12 @@ class RbacIT {
                 .withImpersonateUsername(user)
                 .withImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + own, "system:authenticated")
                 .build()).build();
+        // The API server's RBAC authorizer reads Roles and bindings through an informer: a binding just
+        // created is not seen at once, and on a loaded machine the first reviews would be answered from
+        // before it. Wait until one grant of each binding (in the granted namespace, in the own namespace,
+        // cluster-wide) is seen; the questions are asked of a settled authorizer.
+        await().atMost(TestCluster.CONVERGE).until(() -> allowed("patch", "", "pods", "granted")
+                && allowed("list", "", "configmaps", "own") && allowed("get", "", "nodes", "*"));
     }
 
     @AfterAll

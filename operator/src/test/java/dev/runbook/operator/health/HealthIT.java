@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -42,7 +41,7 @@ class HealthIT {
             var settings = new OperatorRuntime.Settings(List.of(bundle), Set.of(), null, lease);
             try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE)) {
                 runtime.start();
-                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(runtime.notReady())
+                await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(runtime.notReady())
                         .anySatisfy(p -> assertThat(p).startsWith("the API server http://127.0.0.1:1/ does not answer: ")));
             }
         }

@@ -10,16 +10,13 @@ import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.InstanceAccounts;
+import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import dev.runbook.rules.fact.ObjectRef;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,23 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import static dev.runbook.operator.testkit.Objects.at;
 import static dev.runbook.operator.testkit.Objects.condition;
@@ -63,10 +50,8 @@ import static org.awaitility.Awaitility.await;
 @RunbookIT(crds = "../runbooks/postgres-cluster/crds")
 class PostgresClusterIT {
     static final Logger LOG = LoggerFactory.getLogger(PostgresClusterIT.class);
-    static final Path BUNDLE = Path.of("../runbooks/postgres-cluster");
     /** How often the simulated controllers look at the cluster. */
     static final Duration CONTROLLER_TICK = Duration.ofMillis(200);
-    static final Duration BOOTSTRAP = Duration.ofSeconds(60);
 
     static TestCluster cluster;
     static CompiledBundle bundle;
@@ -79,15 +64,17 @@ class PostgresClusterIT {
     SteppedClock clock;
     KubeCluster view;
     SimulatedControllers simulated;
+    SamplePostgresCluster pg;
 
     @BeforeAll
     static void compileBundle() {
-        bundle = BundleCompiler.compile(BundleLoader.load(BUNDLE));
+        bundle = BundleCompiler.compile(BundleLoader.load(SamplePostgresCluster.BUNDLE));
     }
 
     @BeforeEach
     void start() {
         InstanceAccounts.prepare(client, namespace);
+        pg = new SamplePostgresCluster(client, namespace);
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());
         clock = new SteppedClock();
@@ -119,8 +106,8 @@ class PostgresClusterIT {
     }
 
     @Test
-    void aClusterBootstrapsToHealthyWithAPrimaryAndReplicas() throws IOException {
-        createCluster(spec -> {});
+    void aClusterBootstrapsToHealthyWithAPrimaryAndReplicas() {
+        pg.create(spec -> {});
 
         Map<String, Object> healthy = awaitHealthy();
 
@@ -133,7 +120,7 @@ class PostgresClusterIT {
         StatefulSet set = client.apps().statefulSets().inNamespace(namespace).withName("pg").get();
         assertThat(set.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(at(healthy, "metadata.uid")));
-        assertThat(roles()).containsExactlyInAnyOrder("pg-0=primary", "pg-1=replica", "pg-2=replica");
+        assertThat(pg.roles()).containsExactlyInAnyOrder("pg-0=primary", "pg-1=replica", "pg-2=replica");
         assertThat(client.services().inNamespace(namespace).list().getItems()).extracting(s -> s.getMetadata().getName())
                 .contains("pg-rw", "pg-ro", "pg-instances");
     }
@@ -146,18 +133,18 @@ class PostgresClusterIT {
      * rejoins as a replica.
      */
     @Test
-    void aPrimaryThatStaysNotReadyPastTheFailoverDelayIsReplacedByTheMostAdvancedReplica() throws IOException {
+    void aPrimaryThatStaysNotReadyPastTheFailoverDelayIsReplacedByTheMostAdvancedReplica() {
         Duration failoverDelay = Duration.ofSeconds(10);
-        createCluster(spec -> {
+        pg.create(spec -> {
             spec.put("failoverDelay", failoverDelay.toSeconds() + "s");
             spec.remove("backup"); // no backup Job may start when the clock moves on
         });
         awaitHealthy();
         // The instances report how far they have replayed the WAL: pg-2 is ahead of pg-1, so it is
         // the choice whichever cycle starts the failover (not the lowest ordinal, the tie-breaker).
-        annotatePod("pg-0", LSN, "50331648");
-        annotatePod("pg-1", LSN, "50331600");
-        annotatePod("pg-2", LSN, "50331640");
+        pg.annotatePod("pg-0", SamplePostgresCluster.LSN, "50331648");
+        pg.annotatePod("pg-1", SamplePostgresCluster.LSN, "50331600");
+        pg.annotatePod("pg-2", SamplePostgresCluster.LSN, "50331640");
 
         // The primary stops being ready (the kubelet writes its Ready condition False).
         await().atMost(TestCluster.CONVERGE).ignoreExceptions()
@@ -166,27 +153,27 @@ class PostgresClusterIT {
         // Within the delay the cluster is degraded, and nothing is promoted. (Each action writes on its
         // own: the phase and the condition are awaited together.)
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
-            Map<String, Object> pg = postgresCluster();
-            assertThat((String) at(pg, "status.phase")).isEqualTo("Degraded");
-            assertThat(condition(pg, "Ready")).containsEntry("status", "False").containsEntry("reason", "InstancesNotReady");
+            Map<String, Object> current = pg.get();
+            assertThat((String) at(current, "status.phase")).isEqualTo("Degraded");
+            assertThat(condition(current, "Ready")).containsEntry("status", "False").containsEntry("reason", "InstancesNotReady");
         });
-        assertThat((String) at(postgresCluster(), "status.targetPrimary")).isEqualTo("pg-0");
-        assertThat(events("FailoverStarted")).isEmpty();
+        assertThat((String) at(pg.get(), "status.targetPrimary")).isEqualTo("pg-0");
+        assertThat(pg.events("FailoverStarted")).isEmpty();
 
         // Past the delay. A cycle runs on the next change: pg-2 reports more replayed WAL.
         clock.advance(failoverDelay.plusSeconds(5));
-        annotatePod("pg-2", LSN, "50331648");
+        pg.annotatePod("pg-2", SamplePostgresCluster.LSN, "50331648");
 
         // The intent is recorded first, then the old primary is fenced out of the read-write service.
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
-            Map<String, Object> pg = postgresCluster();
-            assertThat((String) at(pg, "status.targetPrimary")).isEqualTo("pg-2");
-            assertThat((String) at(pg, "status.promotionReason")).isEqualTo("failover");
-            assertThat((String) at(pg, "status.currentPrimary")).isEqualTo("pg-0");
-            assertThat((String) at(pg, "status.phase")).isEqualTo("FailingOver");
-            assertThat(roles()).containsExactlyInAnyOrder("pg-0=fenced", "pg-1=replica", "pg-2=replica");
+            Map<String, Object> current = pg.get();
+            assertThat((String) at(current, "status.targetPrimary")).isEqualTo("pg-2");
+            assertThat((String) at(current, "status.promotionReason")).isEqualTo("failover");
+            assertThat((String) at(current, "status.currentPrimary")).isEqualTo("pg-0");
+            assertThat((String) at(current, "status.phase")).isEqualTo("FailingOver");
+            assertThat(pg.roles()).containsExactlyInAnyOrder("pg-0=fenced", "pg-1=replica", "pg-2=replica");
         });
-        assertThat(events("FailoverStarted")).singleElement().satisfies(e -> {
+        assertThat(pg.events("FailoverStarted")).singleElement().satisfies(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getInvolvedObject().getKind()).isEqualTo("PostgresCluster");
             assertThat(e.getMessage()).startsWith("pg-0 has not been ready for ")
@@ -195,16 +182,16 @@ class PostgresClusterIT {
 
         // The instance side: pg-2 sees itself in targetPrimary with the old primary fenced, promotes
         // itself and reports it.
-        annotatePod("pg-2", "postgres.runbook.dev/reported-role", "primary");
+        pg.annotatePod("pg-2", "postgres.runbook.dev/reported-role", "primary");
 
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
-            Map<String, Object> pg = postgresCluster();
-            assertThat((String) at(pg, "status.currentPrimary")).isEqualTo("pg-2");
-            assertThat((String) at(pg, "status.targetPrimary")).isEqualTo("pg-2");
-            assertThat(roles()).containsExactlyInAnyOrder("pg-0=fenced", "pg-1=replica", "pg-2=primary");
-            assertThat(events("PromotionCompleted")).isNotEmpty();
+            Map<String, Object> current = pg.get();
+            assertThat((String) at(current, "status.currentPrimary")).isEqualTo("pg-2");
+            assertThat((String) at(current, "status.targetPrimary")).isEqualTo("pg-2");
+            assertThat(pg.roles()).containsExactlyInAnyOrder("pg-0=fenced", "pg-1=replica", "pg-2=primary");
+            assertThat(pg.events("PromotionCompleted")).isNotEmpty();
         });
-        assertThat(events("PromotionCompleted")).singleElement()
+        assertThat(pg.events("PromotionCompleted")).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).isEqualTo("pg-2 is the primary; pg-0 is fenced"));
 
         // The former primary is ready again (rewound, following pg-2): it rejoins as a replica.
@@ -212,24 +199,7 @@ class PostgresClusterIT {
                 .until(() -> { simulated.podReady(pod("pg-0"), view.now()); return true; });
         Map<String, Object> healthy = awaitHealthy();
         assertThat((String) at(healthy, "status.currentPrimary")).isEqualTo("pg-2");
-        assertThat(roles()).containsExactlyInAnyOrder("pg-0=replica", "pg-1=replica", "pg-2=primary");
-    }
-
-    static final String LSN = "postgres.runbook.dev/replayed-lsn";
-
-    /** Creates the sample cluster (samples/cluster.yaml) in the test's namespace, its spec changed as given. */
-    private void createCluster(Consumer<Map<String, Object>> changeSpec) throws IOException {
-        GenericKubernetesResource sample;
-        try (InputStream in = Files.newInputStream(BUNDLE.resolve("samples/cluster.yaml"))) {
-            sample = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-        }
-        sample.getMetadata().setNamespace(namespace);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) sample.getAdditionalProperties().get("spec"));
-        changeSpec.accept(spec);
-        sample.getAdditionalProperties().put("spec", spec);
-        client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster").inNamespace(namespace)
-                .resource(sample).create();
+        assertThat(pg.roles()).containsExactlyInAnyOrder("pg-0=replica", "pg-1=replica", "pg-2=primary");
     }
 
     /**
@@ -237,40 +207,14 @@ class PostgresClusterIT {
      * a read in the middle of a cycle can see the phase before the conditions.)
      */
     private Map<String, Object> awaitHealthy() {
-        return await().atMost(BOOTSTRAP).until(this::postgresCluster, pg -> {
-            List<Map<String, Object>> actions = at(pg, "status.lastCycle.actions");
-            return "Healthy".equals(at(pg, "status.phase")) && actions != null
+        return await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get, current -> {
+            List<Map<String, Object>> actions = at(current, "status.lastCycle.actions");
+            return "Healthy".equals(at(current, "status.phase")) && actions != null
                     && actions.stream().allMatch(a -> "NONE".equals(a.get("outcome")));
         });
     }
 
-    /** Each instance pod as {@code name=role label}. */
-    private List<String> roles() {
-        return client.pods().inNamespace(namespace).list().getItems().stream()
-                .map(p -> p.getMetadata().getName() + "=" + p.getMetadata().getLabels().get("postgres.runbook.dev/role"))
-                .toList();
-    }
-
     private ObjectRef pod(String name) {
         return ObjectRef.of("v1", "Pod", namespace, name);
-    }
-
-    /** What the instance manager in the pod does: a merge patch of one annotation. */
-    private void annotatePod(String name, String key, String value) {
-        String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("annotations", Map.of(key, value))));
-        client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-    }
-
-    /** The events with this reason about the cluster pg. */
-    private List<Event> events(String reason) {
-        return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> "pg".equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
-                .toList();
-    }
-
-    private Map<String, Object> postgresCluster() {
-        GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
-                .inNamespace(namespace).withName("pg").get();
-        return pg == null ? null : client.getKubernetesSerialization().convertValue(pg, Map.class);
     }
 }

@@ -1,6 +1,8 @@
 package dev.runbook.operator.it;
 
 import dev.runbook.operator.testkit.InstanceAccounts;
+import dev.runbook.operator.testkit.NodeHeartbeats;
+import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
@@ -9,8 +11,6 @@ import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -26,13 +26,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,12 +47,11 @@ import static org.awaitility.Awaitility.await;
  * <p>The test plays the kubelets: it creates two nodes of its own (tainted so that the scheduler puts
  * no one else's pod there, and never managed by kwok), binds the instance pods to them by
  * {@code spec.nodeName} before the cluster exists (the StatefulSet adopts them on a real control
- * plane), and writes their status. Runs on the fabric8 mock API server and, with
+ * plane), writes their status and renews their Leases ({@link NodeHeartbeats}). Runs on the fabric8 mock API server and, with
  * {@code -Drunbook.it.kubeconfig}, on testenv's control plane.
  */
 @RunbookIT(crds = "../runbooks/postgres-cluster/crds")
 class PrimaryNodeLostIT {
-    static final String LSN = "postgres.runbook.dev/replayed-lsn";
     static final Duration FAILOVER_DELAY = Duration.ofSeconds(5);
     /** Shorter than the bundle's reconcilePeriod (30s): what happens within it was started by an event. */
     static final Duration WITHIN_A_PERIOD = Duration.ofSeconds(20);
@@ -69,17 +64,21 @@ class PrimaryNodeLostIT {
     String namespace;
     RunbookOperator operator;
     SteppedClock clock;
+    NodeHeartbeats heartbeats;
+    SamplePostgresCluster pg;
     final List<String> nodes = new ArrayList<>();
 
     @BeforeAll
     static void compileBundle() {
-        bundle = BundleCompiler.compile(BundleLoader.load(PostgresClusterIT.BUNDLE));
+        bundle = BundleCompiler.compile(BundleLoader.load(SamplePostgresCluster.BUNDLE));
     }
 
     @BeforeEach
     void start() {
         InstanceAccounts.prepare(client, namespace);
+        pg = new SamplePostgresCluster(client, namespace);
         clock = new SteppedClock();
+        heartbeats = new NodeHeartbeats(client);
         operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock);
         operator.start();
     }
@@ -87,25 +86,30 @@ class PrimaryNodeLostIT {
     @AfterEach
     void stop() {
         if (operator != null) operator.close();
+        if (heartbeats != null) heartbeats.close();
         for (String node : nodes) client.nodes().withName(node).delete();
     }
 
     @Test
-    void thePrimaryFailsOverWhenItsNodeIsNoLongerReady() throws IOException {
+    void thePrimaryFailsOverWhenItsNodeIsNoLongerReady() {
         String lost = createNode("a");
         String kept = createNode("b");
         createPod("pg-0", lost);
         createPod("pg-1", kept);
         createPod("pg-2", kept);
-        createCluster();
+        // samples/cluster.yaml with a short failover delay and no backups.
+        pg.create(spec -> {
+            spec.put("failoverDelay", FAILOVER_DELAY.toSeconds() + "s");
+            spec.remove("backup");
+        });
 
-        Map<String, Object> healthy = await().atMost(PostgresClusterIT.BOOTSTRAP).until(this::postgresCluster,
-                pg -> pg != null && "Healthy".equals(at(pg, "status.phase")));
+        Map<String, Object> healthy = await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get,
+                current -> current != null && "Healthy".equals(at(current, "status.phase")));
         assertThat((String) at(healthy, "status.currentPrimary")).isEqualTo("pg-0");
-        annotatePod("pg-0", LSN, "0/3000000");
-        annotatePod("pg-1", LSN, "0/2FFFFD0");
-        annotatePod("pg-2", LSN, "0/3000000");
-        await().atMost(TestCluster.CONVERGE).until(() -> "0/3000000".equals(at(postgresCluster(), "status.primaryLsn")));
+        pg.annotatePod("pg-0", SamplePostgresCluster.LSN, "0/3000000");
+        pg.annotatePod("pg-1", SamplePostgresCluster.LSN, "0/2FFFFD0");
+        pg.annotatePod("pg-2", SamplePostgresCluster.LSN, "0/3000000");
+        await().atMost(TestCluster.CONVERGE).until(() -> "0/3000000".equals(at(pg.get(), "status.primaryLsn")));
 
         // The node controller's view of a lost node: its Ready condition turns Unknown. The pods on it
         // keep their last status, Ready: only the Node says that pg-0 is gone.
@@ -114,52 +118,57 @@ class PrimaryNodeLostIT {
         // The Node's event reaches the cluster whose pod runs there: the failure is recorded at once,
         // not at the next reconcile period.
         await().atMost(WITHIN_A_PERIOD).untilAsserted(() -> {
-            Map<String, Object> pg = postgresCluster();
-            assertThat((String) at(pg, "status.primaryFailedSince")).isNotBlank();
-            assertThat((String) at(pg, "status.currentPrimary")).isEqualTo("pg-0");
+            Map<String, Object> current = pg.get();
+            assertThat((String) at(current, "status.primaryFailedSince")).isNotBlank();
+            assertThat((String) at(current, "status.currentPrimary")).isEqualTo("pg-0");
         });
-        assertThat(events("FailoverStarted")).isEmpty();
+        assertThat(pg.events("FailoverStarted")).isEmpty();
 
         // Past the failover delay (a cycle runs on the next change: pg-1 catches up with pg-2).
         clock.advance(FAILOVER_DELAY.plusSeconds(5));
-        annotatePod("pg-1", LSN, "0/2FFFFE0");
+        pg.annotatePod("pg-1", SamplePostgresCluster.LSN, "0/2FFFFE0");
 
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
-            Map<String, Object> pg = postgresCluster();
-            assertThat((String) at(pg, "status.targetPrimary")).isEqualTo("pg-2");
-            assertThat((String) at(pg, "status.promotionReason")).isEqualTo("failover");
-            assertThat(roles()).contains("pg-0=fenced");
+            Map<String, Object> current = pg.get();
+            assertThat((String) at(current, "status.targetPrimary")).isEqualTo("pg-2");
+            assertThat((String) at(current, "status.promotionReason")).isEqualTo("failover");
+            assertThat(pg.roles()).contains("pg-0=fenced");
         });
-        assertThat(events("FailoverStarted")).singleElement().satisfies(e -> assertThat(e.getMessage())
+        assertThat(pg.events("FailoverStarted")).singleElement().satisfies(e -> assertThat(e.getMessage())
                 .startsWith("pg-0 has been on the node " + lost + ", which is not ready, for ")
                 .contains("promoting pg-2"));
 
         // The instance side: pg-2 promotes itself and says so; it becomes the primary.
-        annotatePod("pg-2", "postgres.runbook.dev/reported-role", "primary");
+        pg.annotatePod("pg-2", "postgres.runbook.dev/reported-role", "primary");
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
-            Map<String, Object> pg = postgresCluster();
-            assertThat((String) at(pg, "status.currentPrimary")).isEqualTo("pg-2");
-            assertThat(roles()).contains("pg-0=fenced", "pg-2=primary");
+            Map<String, Object> current = pg.get();
+            assertThat((String) at(current, "status.currentPrimary")).isEqualTo("pg-2");
+            assertThat(pg.roles()).contains("pg-0=fenced", "pg-2=primary");
         });
 
         // While its node is lost, pg-0 stays fenced although its pod still says Ready; once the node
         // is back, it rejoins as a replica and the cluster is Healthy under pg-2.
         setNodeReady(lost, "True");
-        Map<String, Object> back = await().atMost(TestCluster.CONVERGE).until(this::postgresCluster,
-                pg -> "Healthy".equals(at(pg, "status.phase")) && roles().contains("pg-0=replica"));
+        Map<String, Object> back = await().atMost(TestCluster.CONVERGE).until(pg::get,
+                current -> "Healthy".equals(at(current, "status.phase")) && pg.roles().contains("pg-0=replica"));
         assertThat((String) at(back, "status.currentPrimary")).isEqualTo("pg-2");
         assertThat(condition(back, "Ready")).containsEntry("status", "True");
-        assertThat(roles()).containsExactlyInAnyOrder("pg-0=replica", "pg-1=replica", "pg-2=primary");
+        assertThat(pg.roles()).containsExactlyInAnyOrder("pg-0=replica", "pg-1=replica", "pg-2=primary");
     }
 
-    /** A node of this test: Ready, tainted so that nothing is scheduled onto it, with no kubelet or kwok behind it. */
+    /**
+     * A node of this test: Ready, tainted so that nothing is scheduled onto it, with no kubelet or kwok
+     * behind it. Its Lease is renewed for as long as the test runs, so that the node lifecycle controller
+     * leaves its Ready condition to the test however long a loaded machine takes.
+     */
     private String createNode(String suffix) {
         String name = namespace + "-" + suffix;
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
+        Node node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
                 .addToLabels("runbook.dev/test", "PrimaryNodeLostIT").endMetadata()
                 .withNewSpec().addNewTaint().withKey("runbook.dev/test").withValue("nodes").withEffect("NoSchedule").endTaint()
                 .endSpec().build()).create();
         nodes.add(name);
+        heartbeats.start(node);
         setNodeReady(name, "True");
         return name;
     }
@@ -196,44 +205,5 @@ class PrimaryNodeLostIT {
                 .withConditions(new PodConditionBuilder().withType("Ready").withStatus("True").withLastTransitionTime(now).build())
                 .endStatus().build();
         client.pods().inNamespace(namespace).withName(name).subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), status);
-    }
-
-    /** samples/cluster.yaml in the test's namespace, with a short failover delay and no backups. */
-    private void createCluster() throws IOException {
-        GenericKubernetesResource sample;
-        try (InputStream in = Files.newInputStream(PostgresClusterIT.BUNDLE.resolve("samples/cluster.yaml"))) {
-            sample = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-        }
-        sample.getMetadata().setNamespace(namespace);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) sample.getAdditionalProperties().get("spec"));
-        spec.put("failoverDelay", FAILOVER_DELAY.toSeconds() + "s");
-        spec.remove("backup");
-        sample.getAdditionalProperties().put("spec", spec);
-        client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster").inNamespace(namespace)
-                .resource(sample).create();
-    }
-
-    private void annotatePod(String name, String key, String value) {
-        String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("annotations", Map.of(key, value))));
-        client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-    }
-
-    private List<String> roles() {
-        return client.pods().inNamespace(namespace).list().getItems().stream()
-                .map(p -> p.getMetadata().getName() + "=" + p.getMetadata().getLabels().get("postgres.runbook.dev/role"))
-                .toList();
-    }
-
-    private List<Event> events(String reason) {
-        return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> "pg".equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
-                .toList();
-    }
-
-    private Map<String, Object> postgresCluster() {
-        GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
-                .inNamespace(namespace).withName("pg").get();
-        return pg == null ? null : client.getKubernetesSerialization().convertValue(pg, Map.class);
     }
 }

@@ -51,6 +51,16 @@ class BundleVettingTest {
         assertThat(vetting.vet("configmap/ops/pg", ProjectFiles.of("runbooks/postgres-cluster")).scenarios()).isGreaterThan(50);
     }
 
+    /** A StackOverflowError in a scenario is a refusal naming the rule, not the end of the reload thread. */
+    @Test
+    void aBundleWhoseRuleRecursesWithoutEndIsRefusedAndTheNextBundleIsVetted() {
+        var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/recurse",
+                ProjectFiles.of("engine/src/test/resources/bundles/contained/deep-recursion")));
+
+        assertThat(refusal.getMessage()).startsWith("configmap/ops/recurse: refused: rule 'Recurse without end' overflowed the stack");
+        assertThat(vetting.vet("configmap/ops/pg", ProjectFiles.of("runbooks/postgres-cluster")).scenarios()).isGreaterThan(50);
+    }
+
     @Test
     void aBundleThatCallsOutsideTheAllowListIsRefusedWithFileLineColumn() {
         var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/exec",

@@ -1,5 +1,6 @@
 package dev.runbook.operator.reload;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +13,11 @@ public final class CycleGate {
     private static volatile String armedFor;
     private static volatile CountDownLatch entered = new CountDownLatch(1);
     private static volatile CountDownLatch open = new CountDownLatch(1);
+    /**
+     * How long the test waits for a cycle to reach the gate, and a held cycle for the test to open it: the
+     * test ships a bundle and awaits its acceptance meanwhile, for up to TestCluster.CONVERGE (60 s).
+     */
+    private static final Duration WAIT = Duration.ofMinutes(2);
 
     private CycleGate() {}
 
@@ -24,7 +30,7 @@ public final class CycleGate {
 
     /** Waits until an armed cycle is held at the gate. */
     public static boolean awaitHeld() throws InterruptedException {
-        return entered.await(30, TimeUnit.SECONDS);
+        return entered.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     public static void open() {
@@ -37,7 +43,7 @@ public final class CycleGate {
         if (!name.equals(armedFor)) return true;
         entered.countDown();
         try {
-            if (!open.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("the test never opened the gate");
+            if (!open.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) throw new IllegalStateException("the test never opened the gate");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -6,36 +6,27 @@ import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.GreeterApps;
 import dev.runbook.operator.testkit.GreeterBundles;
+import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 import static dev.runbook.operator.testkit.Objects.at;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,9 +56,13 @@ class HotReloadIT {
     Reloads reloads;
     RunbookOperator operator;
     BundleReloader reloader;
+    ShippedBundles shipped;
+    GreeterApps greeted;
 
     @BeforeEach
     void startOperator() {
+        shipped = new ShippedBundles(client, system);
+        greeted = new GreeterApps(client, apps);
         cycles = new Cycles();
         reloads = new Reloads();
         operator = new RunbookOperator(client, List.of(), Set.of(apps), Clock.systemUTC(), cycles);
@@ -84,17 +79,17 @@ class HotReloadIT {
 
     @Test
     void aGoodReloadChangesBehaviourWithoutARestart() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
-        create(WEB_APPS, "shop");
-        awaitGreeting(WEB_APPS, "shop", "hello");
+        greeted.create(WEB_APPS, "shop");
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "hello");
         int cyclesBefore = cycles.count(apps, "shop");
 
-        ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
+        shipped.ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
 
         // No change to the app: the swap itself re-reconciles it. (The reload is reported after the
         // swap, and may come after the cycle it started: wait for both.)
-        awaitGreeting(WEB_APPS, "shop", "bonjour");
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "bonjour");
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
         assertThat(reloads.accepted).extracting(RunbookOperator.Installed::change)
                 .containsExactly(RunbookOperator.Change.STARTED, RunbookOperator.Change.SWAPPED);
@@ -102,7 +97,7 @@ class HotReloadIT {
         // (A cycle's report comes after its writes: wait for it.)
         await().atMost(TestCluster.CONVERGE).until(() -> cycles.count(apps, "shop") > cyclesBefore
                 && cycles.last(apps, "shop").decision().firedRules().equals(List.of("Greet bonjour")));
-        assertThat(events("runbook-bundle-greeter")).anySatisfy(e -> {
+        assertThat(shipped.events("runbook-bundle-greeter")).anySatisfy(e -> {
             assertThat(e.getType()).isEqualTo("Normal");
             assertThat(e.getReason()).isEqualTo("BundleActivated");
             assertThat(e.getMessage()).contains("rules swapped", "generation 2", "1 scenario passed");
@@ -111,81 +106,81 @@ class HotReloadIT {
 
     @Test
     void aBundleThatDoesNotCompileIsRefusedAndTheLastGoodOneKeepsRunning() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
         String good = operator.active(source("runbook-bundle-greeter")).orElseThrow().bundle().version();
 
         Path broken = greeter("broken", "hello");
         edit(broken.resolve("rules/greet.drl"), "$app : Primary()", "$app : Primary(nmae == \"shop\")");
-        ship("runbook-bundle-greeter", broken);
+        shipped.ship("runbook-bundle-greeter", broken);
 
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
         assertThat(reloads.refused.get(0).describe()).contains("does not compile", "rules/greet.drl:8:");
-        assertThat(events("runbook-bundle-greeter")).anySatisfy(e -> {
+        assertThat(shipped.events("runbook-bundle-greeter")).anySatisfy(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("BundleRefused");
             assertThat(e.getMessage()).contains("rules/greet.drl:8:", "the previous version keeps running: bundle greeter@" + good);
         });
         assertThat(operator.active(source("runbook-bundle-greeter")).orElseThrow().bundle().version()).isEqualTo(good);
-        create(WEB_APPS, "after-refusal");
-        awaitGreeting(WEB_APPS, "after-refusal", "hello");
+        greeted.create(WEB_APPS, "after-refusal");
+        greeted.awaitStatus(WEB_APPS, "after-refusal", "greeting", "hello");
     }
 
     @Test
     void aBundleWhoseScenarioFailsIsRefusedNamingTheScenario() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
-        create(WEB_APPS, "shop");
-        awaitGreeting(WEB_APPS, "shop", "hello");
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        greeted.create(WEB_APPS, "shop");
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "hello");
 
         Path untested = greeter("untested", "hello");
         edit(untested.resolve("rules/greet.drl"), "\"greeting\", \"hello\"", "\"greeting\", \"salut\"");
-        ship("runbook-bundle-greeter", untested);
+        shipped.ship("runbook-bundle-greeter", untested);
 
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
         assertThat(reloads.refused.get(0).describe())
                 .contains("1 of 1 scenarios failed", "FAIL tests/greet.yaml: every app is greeted");
         // A change to the app runs a cycle, still on the last good bundle.
-        patchSpec(WEB_APPS, "shop", "7");
-        await().atMost(TestCluster.CONVERGE).until(() -> "7".equals(at(get(WEB_APPS, "shop"), "status.seen")));
-        assertThat((String) at(get(WEB_APPS, "shop"), "status.greeting")).isEqualTo("hello");
+        greeted.patchCounter(WEB_APPS, "shop", "7");
+        greeted.awaitStatus(WEB_APPS, "shop", "seen", "7");
+        assertThat((String) at(greeted.get(WEB_APPS, "shop"), "status.greeting")).isEqualTo("hello");
     }
 
     @Test
     void aNewBundleForANewKindStartsAndOneForATakenKindIsRefused() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
 
         Path sameKind = renamed(greeter("twin", "hi"), "greeter-twin");
-        ship("runbook-bundle-twin", sameKind);
+        shipped.ship("runbook-bundle-twin", sameKind);
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
         assertThat(reloads.refused.get(0).getMessage())
                 .contains("reconciles test.runbook.dev/v1 WebApp", "which bundle greeter already reconciles", source("runbook-bundle-greeter"));
 
-        ship("runbook-bundle-twin", asGreeterKind(renamed(greeter("twin-greeter", "hi"), "greeter-twin")));
+        shipped.ship("runbook-bundle-twin", asGreeterKind(renamed(greeter("twin-greeter", "hi"), "greeter-twin")));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
         assertThat(reloads.accepted.get(1).change()).isEqualTo(RunbookOperator.Change.STARTED);
-        create(GREETERS, "front-door");
-        awaitGreeting(GREETERS, "front-door", "hi");
+        greeted.create(GREETERS, "front-door");
+        greeted.awaitStatus(GREETERS, "front-door", "greeting", "hi");
         assertThat(operator.bundles()).extracting(b -> b.name()).containsExactly("greeter", "greeter-twin");
     }
 
     @Test
     void aReloadThatChangesTheKindRebuildsTheController() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
 
-        ship("runbook-bundle-greeter", asGreeterKind(greeter("moved", "hello")));
+        shipped.ship("runbook-bundle-greeter", asGreeterKind(greeter("moved", "hello")));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
 
         assertThat(reloads.accepted.get(1).change()).isEqualTo(RunbookOperator.Change.RESTARTED);
         assertThat(reloads.accepted.get(1).active().generation()).isEqualTo(2);
-        create(GREETERS, "lobby");
-        awaitGreeting(GREETERS, "lobby", "hello");
+        greeted.create(GREETERS, "lobby");
+        greeted.awaitStatus(GREETERS, "lobby", "greeting", "hello");
     }
 
     @Test
     void deletingTheConfigMapStopsItsBundle() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
 
         client.configMaps().inNamespace(system).withName("runbook-bundle-greeter").delete();
@@ -204,23 +199,23 @@ class HotReloadIT {
         operator.start();
         reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
         reloader.start();
-        create(WEB_APPS, "shop");
-        awaitGreeting(WEB_APPS, "shop", "hello");
+        greeted.create(WEB_APPS, "shop");
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "hello");
 
-        ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
-        awaitGreeting(WEB_APPS, "shop", "bonjour");
+        shipped.ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "bonjour");
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
         assertThat(reloads.accepted).singleElement().satisfies(i -> assertThat(i.change()).isEqualTo(RunbookOperator.Change.SWAPPED));
         assertThat(operator.active(GREETER.toString())).isEmpty();
 
         // Renaming the overriding bundle would leave the image's greeter without a controller: refused.
-        ship("runbook-bundle-greeter", renamed(greeter("renamed", "bonjour"), "greeter-renamed"));
+        shipped.ship("runbook-bundle-greeter", renamed(greeter("renamed", "bonjour"), "greeter-renamed"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.refused.size() == 1);
         assertThat(reloads.refused.get(0).getMessage()).contains("it overrides bundle greeter",
                 "a new name (greeter-renamed) would leave greeter without a controller");
 
         client.configMaps().inNamespace(system).withName("runbook-bundle-greeter").delete();
-        awaitGreeting(WEB_APPS, "shop", "hello");
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "hello");
         assertThat(operator.active(GREETER.toString()).orElseThrow().bundle().version()).isEqualTo(image.version());
         assertThat(operator.bundles()).hasSize(1);
     }
@@ -238,10 +233,10 @@ class HotReloadIT {
 
     @Test
     void underContinuousReconcilesASwapLosesNoCycleAndNoneRunsOnAHalfLoadedBundle() {
-        ship("runbook-bundle-greeter", greeter("v1", "hello"));
+        shipped.ship("runbook-bundle-greeter", greeter("v1", "hello"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
-        create(WEB_APPS, "busy");
-        awaitGreeting(WEB_APPS, "busy", "hello");
+        greeted.create(WEB_APPS, "busy");
+        greeted.awaitStatus(WEB_APPS, "busy", "greeting", "hello");
 
         // One writer changes the app as fast as the API server takes it, while a second bundle is shipped.
         AtomicBoolean writing = new AtomicBoolean(true);
@@ -249,14 +244,14 @@ class HotReloadIT {
         List<Throwable> writerErrors = new CopyOnWriteArrayList<>();
         Thread writer = new Thread(() -> {
             try {
-                while (writing.get()) patchSpec(WEB_APPS, "busy", Integer.toString(written.incrementAndGet()));
+                while (writing.get()) greeted.patchCounter(WEB_APPS, "busy", Integer.toString(written.incrementAndGet()));
             } catch (Throwable e) {
                 writerErrors.add(e);
             }
         }, "writer");
         writer.start();
         await().atMost(TestCluster.CONVERGE).until(() -> written.get() >= 20);
-        ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
+        shipped.ship("runbook-bundle-greeter", greeter("v2", "bonjour"));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
         int atSwap = written.get();
         await().atMost(TestCluster.CONVERGE).until(() -> written.get() >= atSwap + 20);
@@ -266,8 +261,8 @@ class HotReloadIT {
 
         // No change is lost: the last one written is the one the status shows, decided by the new bundle.
         String last = Integer.toString(written.get());
-        await().atMost(TestCluster.CONVERGE).until(() -> last.equals(at(get(WEB_APPS, "busy"), "status.seen"))
-                && "bonjour".equals(at(get(WEB_APPS, "busy"), "status.greeting")));
+        await().atMost(TestCluster.CONVERGE).until(() -> last.equals(at(greeted.get(WEB_APPS, "busy"), "status.seen"))
+                && "bonjour".equals(at(greeted.get(WEB_APPS, "busy"), "status.greeting")));
         // Every cycle ran whole on one bundle: the rules that fired are that bundle's, and none failed but
         // for a status write that met the writer's changes three times (a real API server's 409s; the
         // cycle is retried).
@@ -306,10 +301,10 @@ class HotReloadIT {
     }
 
     private void swapDuringAHeldCycle() throws InterruptedException {
-        ship("runbook-bundle-greeter", gated(greeter("v1", "hello")));
+        shipped.ship("runbook-bundle-greeter", gated(greeter("v1", "hello")));
         await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
         String v1 = reloads.accepted.get(0).active().bundle().version();
-        create(WEB_APPS, "slow");
+        greeted.create(WEB_APPS, "slow");
         // Converged: the last cycle reported changed nothing, so no cycle is in flight or requeued soon.
         await().atMost(TestCluster.CONVERGE).until(() -> {
             CycleReport last = cycles.last(apps, "slow");
@@ -321,9 +316,9 @@ class HotReloadIT {
         // A change starts a cycle, which the gate holds in the middle of its rules.
         CycleGate.arm("slow");
         try {
-            patchSpec(WEB_APPS, "slow", "1");
+            greeted.patchCounter(WEB_APPS, "slow", "1");
             assertThat(CycleGate.awaitHeld()).as("a cycle reached the gate").isTrue();
-            ship("runbook-bundle-greeter", gated(greeter("v2", "bonjour")));
+            shipped.ship("runbook-bundle-greeter", gated(greeter("v2", "bonjour")));
             await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 2);
             assertThat(cycles.count(apps, "slow")).as("the held cycle has not finished").isEqualTo(cyclesBefore);
         } finally {
@@ -339,7 +334,7 @@ class HotReloadIT {
         CycleReport next = cycles.all(apps, "slow").get(cyclesBefore + 1);
         assertThat(next.bundleVersion()).isEqualTo(reloads.accepted.get(1).active().bundle().version());
         assertThat(next.decision().firedRules()).containsExactly("Greet bonjour");
-        awaitGreeting(WEB_APPS, "slow", "bonjour");
+        greeted.awaitStatus(WEB_APPS, "slow", "greeting", "bonjour");
     }
 
     // --- helpers ---
@@ -387,44 +382,5 @@ class HotReloadIT {
 
     private static void edit(Path file, String from, String to) {
         GreeterBundles.edit(file, from, to);
-    }
-
-    private void ship(String name, Path bundle) {
-        ConfigMap configMap = new ConfigMapBuilder()
-                .withNewMetadata().withName(name).withNamespace(system).addToLabels(BundleConfigMaps.LABEL, "greeter").endMetadata()
-                .withData(BundleConfigMaps.pack(bundle))
-                .build();
-        client.configMaps().inNamespace(system).resource(configMap).createOr(existing -> existing.update());
-    }
-
-    private void create(ResourceDefinitionContext kind, String name) {
-        GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(Map.of(
-                "apiVersion", "test.runbook.dev/v1", "kind", kind.getKind(),
-                "metadata", Map.of("name", name, "namespace", apps),
-                "spec", Map.of("counter", "0")), GenericKubernetesResource.class);
-        client.genericKubernetesResources(kind).inNamespace(apps).resource(resource).create();
-    }
-
-    private void patchSpec(ResourceDefinitionContext kind, String name, String counter) {
-        String json = client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("counter", counter)));
-        client.genericKubernetesResources(kind).inNamespace(apps).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
-    }
-
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> get(ResourceDefinitionContext kind, String name) {
-        GenericKubernetesResource resource = client.genericKubernetesResources(kind).inNamespace(apps).withName(name).get();
-        return resource == null ? Map.of() : client.getKubernetesSerialization().convertValue(resource, Map.class);
-    }
-
-    private void awaitGreeting(ResourceDefinitionContext kind, String name, String greeting) {
-        await().atMost(TestCluster.CONVERGE).until(() -> greeting.equals(at(get(kind, name), "status.greeting")));
-    }
-
-    private List<Event> events(String configMap) {
-        List<Event> events = new ArrayList<>();
-        for (Event event : client.v1().events().inNamespace(system).list().getItems()) {
-            if (configMap.equals(event.getInvolvedObject().getName())) events.add(event);
-        }
-        return events;
     }
 }

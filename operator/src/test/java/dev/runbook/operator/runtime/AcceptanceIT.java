@@ -7,30 +7,26 @@ import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.reload.AcceptedBundles;
-import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.GreeterApps;
 import dev.runbook.operator.testkit.GreeterBundles;
+import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import static dev.runbook.operator.testkit.Objects.at;
@@ -45,11 +41,7 @@ import static org.awaitility.Awaitility.await;
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class AcceptanceIT {
-    static final ResourceDefinitionContext WEB_APPS = new ResourceDefinitionContext.Builder()
-            .withGroup("test.runbook.dev").withVersion("v1").withKind("WebApp").withPlural("webapps")
-            .withNamespaced(true).build();
-    static final LeaderElection.Timing FAST = new LeaderElection.Timing(
-            Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(250));
+    static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;
     static final String CONFIG_MAP = "runbook-bundle-greeter";
 
     static TestCluster cluster;
@@ -64,10 +56,18 @@ class AcceptanceIT {
     String system;
     @TestNamespace("apps")
     String apps;
+    ShippedBundles shipped;
+    GreeterApps greeted;
 
     @BeforeAll
     static void compileTheImagesBundle() {
         image = BundleCompiler.compile(BundleLoader.load(GreeterBundles.GREETER));
+    }
+
+    @BeforeEach
+    void fixtures() {
+        shipped = new ShippedBundles(client, system);
+        greeted = new GreeterApps(client, apps);
     }
 
     @AfterEach
@@ -87,12 +87,12 @@ class AcceptanceIT {
         second.start();
 
         assertThat(second.operator().orElseThrow().active(source()).orElseThrow().bundle().version()).isEqualTo(accepted);
-        patchCounter("shop", "2");
-        await().atMost(TestCluster.CONVERGE).until(() -> "2".equals(at(app("shop"), "status.seen")));
+        greeted.patchCounter(WEB_APPS, "shop", "2");
+        greeted.awaitStatus(WEB_APPS, "shop", "seen", "2");
         assertOnlyRan(cycles, accepted);
-        assertThat((String) at(app("shop"), "status.greeting")).isEqualTo("bonjour");
+        assertThat((String) at(greeted.get(WEB_APPS, "shop"), "status.greeting")).isEqualTo("bonjour");
         // The ConfigMap was looked at again, and refused again, saying what still runs.
-        assertThat(refusals()).allSatisfy(message -> assertThat(message)
+        assertThat(shipped.events(CONFIG_MAP, "BundleRefused")).extracting(Event::getMessage).allSatisfy(message -> assertThat(message)
                 .startsWith("rules/greet.drl:8:")
                 .contains("the previous version keeps running: bundle greeter@" + accepted));
     }
@@ -113,10 +113,10 @@ class AcceptanceIT {
         await().atMost(TestCluster.CONVERGE).until(b::isActing);
 
         assertThat(b.operator().orElseThrow().active(source()).orElseThrow().bundle().version()).isEqualTo(accepted);
-        patchCounter("shop", "3");
-        await().atMost(TestCluster.CONVERGE).until(() -> "3".equals(at(app("shop"), "status.seen")));
+        greeted.patchCounter(WEB_APPS, "shop", "3");
+        greeted.awaitStatus(WEB_APPS, "shop", "seen", "3");
         assertOnlyRan(cyclesB, accepted);
-        assertThat((String) at(app("shop"), "status.greeting")).isEqualTo("bonjour");
+        assertThat((String) at(greeted.get(WEB_APPS, "shop"), "status.greeting")).isEqualTo("bonjour");
     }
 
     @Test
@@ -135,9 +135,9 @@ class AcceptanceIT {
         assertThat(second.operator().orElseThrow().bundles()).extracting(CompiledBundle::version).containsExactly(image.version());
         await().atMost(TestCluster.CONVERGE).until(() -> client.secrets().inNamespace(system)
                 .withName(AcceptedBundles.secretName(CONFIG_MAP)).get() == null);
-        patchCounter("shop", "4");
-        await().atMost(TestCluster.CONVERGE).until(() -> "4".equals(at(app("shop"), "status.seen"))
-                && "hello".equals(at(app("shop"), "status.greeting")));
+        greeted.patchCounter(WEB_APPS, "shop", "4");
+        await().atMost(TestCluster.CONVERGE).until(() -> "4".equals(at(greeted.get(WEB_APPS, "shop"), "status.seen"))
+                && "hello".equals(at(greeted.get(WEB_APPS, "shop"), "status.greeting")));
     }
 
     /**
@@ -145,16 +145,16 @@ class AcceptanceIT {
      * (refused). Returns the accepted version.
      */
     private String acceptBonjourThenRefuseABrokenOne(OperatorRuntime runtime) {
-        createApp("shop");
-        await().atMost(TestCluster.CONVERGE).until(() -> "hello".equals(at(app("shop"), "status.greeting")));
-        ship(GreeterBundles.greeter(work, "bonjour", "bonjour"));
-        await().atMost(TestCluster.CONVERGE).until(() -> "bonjour".equals(at(app("shop"), "status.greeting")));
+        greeted.create(WEB_APPS, "shop");
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "hello");
+        shipped.ship(CONFIG_MAP, GreeterBundles.greeter(work, "bonjour", "bonjour"));
+        greeted.awaitStatus(WEB_APPS, "shop", "greeting", "bonjour");
         String accepted = runtime.operator().orElseThrow().active(source()).orElseThrow().bundle().version();
         await().atMost(TestCluster.CONVERGE).until(() -> client.secrets().inNamespace(system)
                 .withName(AcceptedBundles.secretName(CONFIG_MAP)).get() != null);
 
-        ship(GreeterBundles.broken(work, "broken"));
-        await().atMost(TestCluster.CONVERGE).until(() -> !refusals().isEmpty());
+        shipped.ship(CONFIG_MAP, GreeterBundles.broken(work, "broken"));
+        await().atMost(TestCluster.CONVERGE).until(() -> !shipped.events(CONFIG_MAP, "BundleRefused").isEmpty());
         assertThat(runtime.operator().orElseThrow().active(source()).orElseThrow().bundle().version()).isEqualTo(accepted);
         return accepted;
     }
@@ -167,7 +167,8 @@ class AcceptanceIT {
 
     private OperatorRuntime runtime(Cycles cycles, String identity) {
         var lease = identity == null ? null
-                : new OperatorRuntime.Lease(system, "runbook-operator", identity, FAST, LeaderElection.leaseClient(client, FAST));
+                : new OperatorRuntime.Lease(system, "runbook-operator", identity, TestCluster.LEADER_ELECTION,
+                        LeaderElection.leaseClient(client, TestCluster.LEADER_ELECTION));
         var settings = new OperatorRuntime.Settings(List.of(image), Set.of(apps), system, lease);
         OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), OperatorMetrics.create(), cycles);
         closing.add(runtime);
@@ -176,36 +177,5 @@ class AcceptanceIT {
 
     private String source() {
         return dev.runbook.operator.reload.BundleReloader.source(system, CONFIG_MAP);
-    }
-
-    private void ship(Path bundle) {
-        client.configMaps().inNamespace(system).resource(new ConfigMapBuilder()
-                .withNewMetadata().withName(CONFIG_MAP).withNamespace(system).addToLabels(BundleConfigMaps.LABEL, "greeter").endMetadata()
-                .withData(BundleConfigMaps.pack(bundle)).build()).createOr(existing -> existing.update());
-    }
-
-    private List<String> refusals() {
-        return client.v1().events().inNamespace(system).list().getItems().stream()
-                .filter(e -> CONFIG_MAP.equals(e.getInvolvedObject().getName()) && "BundleRefused".equals(e.getReason()))
-                .map(Event::getMessage).toList();
-    }
-
-    private void createApp(String name) {
-        GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(Map.of(
-                "apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
-                "metadata", Map.of("name", name, "namespace", apps),
-                "spec", Map.of("counter", "1")), GenericKubernetesResource.class);
-        client.genericKubernetesResources(WEB_APPS).inNamespace(apps).resource(resource).create();
-    }
-
-    private void patchCounter(String name, String counter) {
-        String json = client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("counter", counter)));
-        client.genericKubernetesResources(WEB_APPS).inNamespace(apps).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
-    }
-
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> app(String name) {
-        GenericKubernetesResource resource = client.genericKubernetesResources(WEB_APPS).inNamespace(apps).withName(name).get();
-        return resource == null ? Map.of() : client.getKubernetesSerialization().convertValue(resource, Map.class);
     }
 }

@@ -34,7 +34,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +54,6 @@ class OperatorRuntimeIT {
     static final ResourceDefinitionContext WEB_APPS = new ResourceDefinitionContext.Builder()
             .withGroup("test.runbook.dev").withVersion("v1").withKind("WebApp").withPlural("webapps")
             .withNamespaced(true).build();
-    /** Short enough for a test, in the order leader election needs. */
-    static final LeaderElection.Timing FAST = new LeaderElection.Timing(
-            Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(250));
 
     static TestCluster cluster;
     static CompiledBundle bundle;
@@ -122,7 +118,7 @@ class OperatorRuntimeIT {
         createApp(cluster.client(), "shop");
         await().atMost(TestCluster.CONVERGE).until(() -> "Serving".equals(at(app("shop"), "status.phase")));
         // For two lease durations (many renewals), the standby never acts.
-        await().during(FAST.leaseDuration().multipliedBy(2)).atMost(TestCluster.CONVERGE)
+        await().during(TestCluster.LEADER_ELECTION.leaseDuration().multipliedBy(2)).atMost(TestCluster.CONVERGE)
                 .until(() -> !b.isActing() && cyclesB.count(apps, "shop") == 0);
         assertThat(b.notReady()).as("a standby is ready to take over").isEmpty();
         assertThat(cyclesB.count(apps, "shop")).isZero();
@@ -165,13 +161,14 @@ class OperatorRuntimeIT {
 
     private OperatorRuntime runtime(KubernetesClient client, OperatorMetrics metrics, Cycles cycles, String identity,
                                     boolean bundleConfigMaps) {
-        return runtime(client, identity == null ? null : LeaderElection.leaseClient(client, FAST), metrics, cycles, identity,
-                bundleConfigMaps);
+        KubernetesClient leaseClient = identity == null ? null : LeaderElection.leaseClient(client, TestCluster.LEADER_ELECTION);
+        return runtime(client, leaseClient, metrics, cycles, identity, bundleConfigMaps);
     }
 
     private OperatorRuntime runtime(KubernetesClient client, KubernetesClient leaseClient, OperatorMetrics metrics,
                                     Cycles cycles, String identity, boolean bundleConfigMaps) {
-        var lease = identity == null ? null : new OperatorRuntime.Lease(system, "runbook-operator", identity, FAST, leaseClient);
+        var lease = identity == null ? null
+                : new OperatorRuntime.Lease(system, "runbook-operator", identity, TestCluster.LEADER_ELECTION, leaseClient);
         var settings = new OperatorRuntime.Settings(List.of(bundle), Set.of(apps), bundleConfigMaps ? system : null, lease);
         OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, cycles);
         closing.add(runtime);
@@ -186,7 +183,7 @@ class OperatorRuntimeIT {
     private static KubernetesClient partitionable(AtomicBoolean partitioned, boolean forTheLease) {
         var config = new ConfigBuilder(cluster.client().getConfiguration());
         if (forTheLease) {
-            config.withRequestRetryBackoffLimit(0).withRequestTimeout((int) FAST.renewDeadline().dividedBy(2).toMillis());
+            config.withRequestRetryBackoffLimit(0).withRequestTimeout((int) TestCluster.LEADER_ELECTION.renewDeadline().dividedBy(2).toMillis());
         }
         return new KubernetesClientBuilder().withConfig(config.build())
                 .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("partition", new Interceptor() {

@@ -1,6 +1,7 @@
 package dev.runbook.operator.testkit;
 
 import dev.runbook.apiserver.EmbeddedApiServer;
+import dev.runbook.operator.leader.LeaderElection;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -33,8 +34,21 @@ import static org.awaitility.Awaitility.await;
 public final class TestCluster implements AutoCloseable {
     public static final String KUBECONFIG_PROPERTY = "runbook.it.kubeconfig";
     public static final String KUBECONFIG_VARIABLE = "RUNBOOK_IT_KUBECONFIG";
-    /** How long a test waits for the cluster to converge before it fails. */
-    public static final Duration CONVERGE = Duration.ofSeconds(30);
+    /**
+     * How long a test waits for the cluster to converge before it fails. Convergence takes seconds; the
+     * margin is for a loaded 2-core CI machine, where API requests and cycles run many times slower, and
+     * costs nothing when the test passes.
+     */
+    public static final Duration CONVERGE = Duration.ofSeconds(60);
+    /**
+     * Leader election for tests: shorter than Kubernetes' 15 s, 10 s and 2 s, so that a takeover after an
+     * expiry is quick, but a leader may go 6 s without a renewal (each try timed out after 3 s, see
+     * {@link LeaderElection#leaseClient}) before it stands down. With a 2 s deadline and 1 s tries, two slow
+     * answers of a loaded API server in a row made the leader stand down and the standby take over in the
+     * middle of a test that expects neither.
+     */
+    public static final LeaderElection.Timing LEADER_ELECTION = new LeaderElection.Timing(
+            Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ofMillis(500));
 
     private final EmbeddedApiServer server;
     private final KubernetesClient client;
@@ -111,7 +125,10 @@ public final class TestCluster implements AutoCloseable {
     /** A new namespace for one test, deleted when the cluster closes. */
     public String newNamespace(String prefix) {
         String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        // createOr: the name is new, so "already exists" is this create, sent again by the client after an
+        // answer that came too late on a busy machine.
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .createOr(existing -> existing.update());
         namespaces.add(name);
         return name;
     }

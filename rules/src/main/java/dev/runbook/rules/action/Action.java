@@ -80,7 +80,7 @@ public abstract class Action {
     /** The YAML form: {@code action}, {@code target}, then the action's own fields. */
     public final Map<String, Object> toMap() {
         if (form == null) {
-            form = Values.frozenMap(buildForm());
+            form = Values.frozenOwned(buildForm());
         }
         return form;
     }

@@ -14,6 +14,7 @@ public final class ObjectRef implements Comparable<ObjectRef> {
     private final String namespace;
     private final String name;
     private int hash;
+    private Map<String, Object> form;
 
     public ObjectRef(String apiVersion, String kind, String namespace, String name) {
         this.apiVersion = apiVersion == null ? "" : apiVersion;
@@ -63,16 +64,23 @@ public final class ObjectRef implements Comparable<ObjectRef> {
         return kind + " " + (namespace.isEmpty() ? name : namespace + "/" + name);
     }
 
-    /** The YAML form used by plans and scenario files. */
+    /** The YAML form used by plans and scenario files; unmodifiable. */
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("apiVersion", apiVersion);
-        map.put("kind", kind);
-        if (!namespace.isEmpty()) {
-            map.put("namespace", namespace);
+        // Built once and unmodifiable: every action's form holds its target's, and a cycle's status
+        // actions share one reference to the primary. Racy but benign, as the hash above.
+        Map<String, Object> form = this.form;
+        if (form == null) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("apiVersion", apiVersion);
+            map.put("kind", kind);
+            if (!namespace.isEmpty()) {
+                map.put("namespace", namespace);
+            }
+            map.put("name", name);
+            form = Values.frozenOwned(map);
+            this.form = form;
         }
-        map.put("name", name);
-        return map;
+        return form;
     }
 
     @Override

@@ -1,8 +1,6 @@
 package dev.runbook.rules.fact;
 
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,7 +11,8 @@ public final class Params {
     private final Map<String, Object> values;
 
     public Params(Map<String, ?> values) {
-        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        // Frozen like an observed object: conditions and templates read these values without knowing their type.
+        this.values = Values.frozenMap(values);
     }
 
     public Map<String, Object> getValues() { return values; }

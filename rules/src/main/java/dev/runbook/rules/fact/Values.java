@@ -117,7 +117,13 @@ public final class Values {
 
     /**
      * A deep, unmodifiable copy, so that no rule can change what was observed. A map or list this
-     * method made is returned as it is: it is frozen all the way down already.
+     * method made is returned as it is: it is frozen all the way down already. Its leaves are
+     * strings, booleans, characters, whole numbers (Long, BigInteger), decimals (Double,
+     * BigDecimal) and null, as parsed YAML and JSON hold: rules' conditions and templates read these
+     * values without knowing their type, and the engine checks what they may call on them on these
+     * types alone (docs/security.md), so nothing else may hide in a value.
+     *
+     * @throws IllegalArgumentException for a value of any other type
      */
     @SuppressWarnings("unchecked")
     public static <T> T frozen(T value) {
@@ -143,7 +149,23 @@ public final class Values {
         if (value instanceof Float f) {
             return (T) Double.valueOf(f.doubleValue());
         }
-        return value;
+        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
+                || value instanceof Double || value instanceof java.math.BigInteger || value instanceof BigDecimal
+                || value instanceof Character) {
+            return value;
+        }
+        throw new IllegalArgumentException("a " + value.getClass().getName() + " cannot be a value of an object, a status "
+                + "field or a template variable: use a string, a number, a boolean, a list or a map");
+    }
+
+    /**
+     * {@code built} itself made deeply unmodifiable: its values frozen in place and the map wrapped, not
+     * copied. For a map the caller has just built and gives up (nothing else may hold it): an action's
+     * form, built once per action, need not be copied to be frozen.
+     */
+    public static Map<String, Object> frozenOwned(Map<String, Object> built) {
+        built.replaceAll((key, value) -> frozen(value));
+        return Frozen.map(built);
     }
 
     /** A deep, unmodifiable copy of a map with string keys. */

@@ -21,7 +21,7 @@ class FieldWriteTest {
 
     private static FieldWrite write(ObjectRef target, Object value, String... path) {
         // Actions hold whole numbers as longs (see Values.frozen), so expected values are normalised the same way.
-        return new FieldWrite(target, List.of(path), dev.runbook.rules.fact.Values.frozen(value));
+        return new FieldWrite(target, List.of(path), value == FieldWrite.DELETED ? value : dev.runbook.rules.fact.Values.frozen(value));
     }
 
     /** Whether any write of {@code a} conflicts with any write of {@code b}. */

@@ -68,4 +68,23 @@ class FrozenTest {
         inner.put("a", 2);
         assertThat(copy).isEqualTo(Map.of("inner", Map.of("a", 1L)));
     }
+
+    /**
+     * Conditions and templates read an object's values, parameters and a template's variables
+     * without knowing their type, and the engine checks what MVEL may call on them against the
+     * value types alone: anything else (a Class a rule obtained, the engine's own objects) is
+     * refused where it would enter, naming its type.
+     */
+    @Test
+    void onlyStringsNumbersBooleansListsAndMapsAreValues() {
+        Map<String, Object> object = object();
+        object.put("type", String.class);
+        assertThatThrownBy(() -> Values.frozenMap(object)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a java.lang.Class cannot be a value");
+        assertThatThrownBy(() -> new Params(Map.of("p", new Object()))).hasMessageContaining("java.lang.Object cannot be a value");
+        assertThatThrownBy(() -> dev.runbook.rules.action.Actions.applyTemplate("t.yaml", Map.of("v", Thread.currentThread())))
+                .hasMessageContaining("java.lang.Thread cannot be a value");
+        assertThat(Values.frozenMap(Map.of("values", List.of("a", 1, 2.5, true, 'c', new java.math.BigDecimal("1.5")))))
+                .containsEntry("values", List.of("a", 1L, 2.5, true, 'c', new java.math.BigDecimal("1.5")));
+    }
 }
