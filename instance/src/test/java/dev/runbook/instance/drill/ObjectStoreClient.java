@@ -1,10 +1,6 @@
 package dev.runbook.instance.drill;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The drills' look into the object store (testenv/s3): the tools a user has, barman-cloud-backup-list
@@ -42,21 +38,9 @@ record ObjectStoreClient(String endpoint, String bucket, String accessKey, Strin
     }
 
     private String run(List<String> command) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("AWS_ACCESS_KEY_ID", accessKey);
         builder.environment().put("AWS_SECRET_ACCESS_KEY", secretKey);
-        try {
-            Process p = builder.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IllegalStateException(command.get(0) + " failed: " + out);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Commands.run(builder, null, command.get(0));
     }
 }

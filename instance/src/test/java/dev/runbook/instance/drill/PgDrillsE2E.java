@@ -270,19 +270,7 @@ class PgDrillsE2E {
     }
 
     private static String shell(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Commands.run(new ProcessBuilder(command), null, String.join(" ", command));
     }
 
     /** Standbys the primary counts for its synchronous commits (sync_state 'quorum' under ANY 1 (*)). */
