@@ -66,23 +66,35 @@ public final class CompiledBundleCache {
         this.directory = directory;
     }
 
+    /** A compiled bundle, and whether it was read from the cache rather than compiled. */
+    public record Loaded(CompiledBundle bundle, boolean fromCache) {}
+
     /** The bundle from the cache, or compiled (and stored) when the cache has no entry for its content. */
     public CompiledBundle compile(BundleSource source) {
-        Optional<CompiledBundle> cached = cached(source);
-        if (cached.isPresent()) return cached.get();
+        return load(source).bundle();
+    }
+
+    /** As {@link #compile}, saying which it was ({@code runbook run} prints it at start-up). */
+    public Loaded load(BundleSource source) {
+        Path file = file(source);
+        Optional<CompiledBundle> cached = cached(file, source);
+        if (cached.isPresent()) return new Loaded(cached.get(), true);
         CompiledBundle compiled = BundleCompiler.compile(source);
         try {
-            write(file(source), compiled);
+            write(file, compiled);
             prune();
         } catch (IOException | RuntimeException e) {
             LOG.debug("could not store {} in the cache: {}", compiled, e.toString());
         }
-        return compiled;
+        return new Loaded(compiled, false);
     }
 
     /** The stored compile of exactly this content by this engine build, if there is a readable one. */
     public Optional<CompiledBundle> cached(BundleSource source) {
-        Path file = file(source);
+        return cached(file(source), source);
+    }
+
+    private Optional<CompiledBundle> cached(Path file, BundleSource source) {
         if (!Files.isRegularFile(file)) return Optional.empty();
         try {
             return Optional.of(read(file, source));

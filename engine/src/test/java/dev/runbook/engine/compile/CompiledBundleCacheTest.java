@@ -95,6 +95,19 @@ class CompiledBundleCacheTest {
     }
 
     @Test
+    void loadSaysWhetherTheBundleWasCompiledOrReadFromTheCache() throws IOException {
+        CompiledBundleCache cache = new CompiledBundleCache(cacheDir);
+
+        CompiledBundleCache.Loaded first = cache.load(example());
+        CompiledBundleCache.Loaded second = cache.load(example());
+
+        assertThat(first.fromCache()).isFalse();
+        assertThat(second.fromCache()).isTrue();
+        assertThat(explained(second.bundle())).isEqualTo(explained(first.bundle()));
+        assertThat(entries()).hasSize(1);
+    }
+
+    @Test
     void anUnreadableEntryIsReplacedByACompile() throws IOException {
         CompiledBundleCache cache = new CompiledBundleCache(cacheDir);
         String expected = explained(cache.compile(example()));

@@ -23,16 +23,12 @@ public final class BundleArgument {
         return load(directory).bundle();
     }
 
-    /** A compiled bundle, and whether it came from the compiled-bundle cache ({@code run} says which at start-up). */
-    public record Loaded(CompiledBundle bundle, boolean fromCache) {}
-
-    public static Loaded load(Path directory) {
+    /** The compiled bundle, and whether it came from the compiled-bundle cache ({@code run} says which at start-up). */
+    public static CompiledBundleCache.Loaded load(Path directory) {
         var source = BundleLoader.load(directory);
         Path cache = cacheDirectory(System.getenv());
-        if (cache == null) return new Loaded(BundleCompiler.compile(source), false);
-        CompiledBundleCache store = new CompiledBundleCache(cache);
-        return store.cached(source).map(bundle -> new Loaded(bundle, true))
-                .orElseGet(() -> new Loaded(store.compile(source), false));
+        return cache == null ? new CompiledBundleCache.Loaded(BundleCompiler.compile(source), false)
+                : new CompiledBundleCache(cache).load(source);
     }
 
     /** The cache directory the environment asks for, or null when it turns the cache off. */

@@ -1,6 +1,7 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.compile.CompiledBundleCache;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
@@ -112,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
             List<String> loadedLines = new ArrayList<>();
             for (Path bundle : bundles) {
                 long loading = System.nanoTime();
-                BundleArgument.Loaded loaded = BundleArgument.load(bundle);
+                CompiledBundleCache.Loaded loaded = BundleArgument.load(bundle);
                 compiled.add(loaded.bundle());
                 // Where start-up time goes (docs/performance.md): a compile costs seconds of CPU, a cached copy a second.
                 loadedLines.add("runbook: bundle " + loaded.bundle() + (loaded.fromCache()
