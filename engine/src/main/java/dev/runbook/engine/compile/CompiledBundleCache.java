@@ -80,13 +80,37 @@ public final class CompiledBundleCache {
         Optional<CompiledBundle> cached = cached(file, source);
         if (cached.isPresent()) return new Loaded(cached.get(), true);
         CompiledBundle compiled = BundleCompiler.compile(source);
+        store(compiled);
+        return new Loaded(compiled, false);
+    }
+
+    /**
+     * As {@link #load}, but a bundle the cache does not hold is compiled in a child JVM
+     * ({@link CompileProcess}) and then read from the cache, so that this process never loads the
+     * compilers: for the operator, which lives long. Its errors are the same; when the child cannot do
+     * its job for another reason, the bundle is compiled here as {@link #load} does.
+     */
+    public Loaded loadCompilingApart(BundleSource source) {
+        Path file = file(source);
+        Optional<CompiledBundle> cached = cached(file, source);
+        if (cached.isPresent()) return new Loaded(cached.get(), true);
+        if (CompileProcess.compileInto(directory, source) == CompileProcess.Outcome.STORED) {
+            Optional<CompiledBundle> compiled = cached(file, source);
+            if (compiled.isPresent()) return new Loaded(compiled.get(), false);
+        }
+        return load(source);
+    }
+
+    /** Stores a compiled bundle under its content's key, saying whether it could: a cache that cannot be written is only slower. */
+    boolean store(CompiledBundle compiled) {
         try {
-            write(file, compiled);
+            write(file(compiled.source()), compiled);
             prune();
+            return true;
         } catch (IOException | RuntimeException e) {
             LOG.debug("could not store {} in the cache: {}", compiled, e.toString());
+            return false;
         }
-        return new Loaded(compiled, false);
     }
 
     /** The stored compile of exactly this content by this engine build, if there is a readable one. */

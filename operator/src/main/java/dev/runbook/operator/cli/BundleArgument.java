@@ -1,12 +1,14 @@
 package dev.runbook.operator.cli;
 
 import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.compile.CompiledBundleCache;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Loads and compiles the bundle a command names; problems surface as {@code InvalidInputException}.
@@ -25,10 +27,24 @@ public final class BundleArgument {
 
     /** The compiled bundle, and whether it came from the compiled-bundle cache ({@code run} says which at start-up). */
     public static CompiledBundleCache.Loaded load(Path directory) {
+        return load(directory, CompiledBundleCache::load);
+    }
+
+    /**
+     * As {@link #load}, for the operator: a bundle the cache does not hold is compiled in a child process
+     * and read from the cache, so that the long-lived process never loads the compilers
+     * (docs/performance.md#the-operators-memory). With the cache off it is compiled here.
+     */
+    public static CompiledBundleCache.Loaded loadCompilingApart(Path directory) {
+        return load(directory, CompiledBundleCache::loadCompilingApart);
+    }
+
+    private static CompiledBundleCache.Loaded load(Path directory,
+            BiFunction<CompiledBundleCache, BundleSource, CompiledBundleCache.Loaded> throughTheCache) {
         var source = BundleLoader.load(directory);
         Path cache = cacheDirectory(System.getenv());
         return cache == null ? new CompiledBundleCache.Loaded(BundleCompiler.compile(source), false)
-                : new CompiledBundleCache(cache).load(source);
+                : throughTheCache.apply(new CompiledBundleCache(cache), source);
     }
 
     /** The cache directory the environment asks for, or null when it turns the cache off. */
