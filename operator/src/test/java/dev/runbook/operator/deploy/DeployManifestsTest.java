@@ -486,7 +486,7 @@ class DeployManifestsTest {
         var line = java.util.regex.Pattern.compile("(?m)^\\s*run\\) jvm=\\(([^)]*)\\) ;;$").matcher(launcher);
         assertThat(line.find()).as("./runbook: the run command's JVM options").isTrue();
         List<String> runOptions = List.of(line.group(1).trim().split("\\s+"));
-        assertThat(runOptions).contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1").anyMatch(o -> o.startsWith("-Xms"));
+        assertThat(runOptions).contains("-XX:+UseSerialGC").anyMatch(o -> o.startsWith("-Xms"));
         List<String> entrypoint = list(imageConfig(), "Entrypoint").stream().map(String::valueOf).toList();
         assertThat(entrypoint).containsSequence(runOptions).contains("-XX:MaxRAMPercentage=75");
     }
