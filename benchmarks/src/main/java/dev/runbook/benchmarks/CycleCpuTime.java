@@ -14,9 +14,14 @@ import java.util.List;
  * core; CPU time does not, so it is the steadier figure under load (both are printed). Also prints
  * the bytes the thread allocated per cycle.
  *
- * <p>Arguments: {@code [cycles per sample, default 5000] [sample ...]} (default: every sample).
+ * <p>Arguments: {@code [cycles per sample, default 5000] [sample ...]} (default: every sample). Each
+ * sample is warmed up for at least as many cycles as are measured, then on until the JIT compilers
+ * have settled ({@link WarmUp}, at most {@value #WARM_UP_FACTOR}× the cycles); the warm-up's length
+ * and the compilers' time during the measurement are printed with the figures.
  */
 public final class CycleCpuTime {
+    static final int WARM_UP_FACTOR = 10;
+
     private CycleCpuTime() {}
 
     public static void main(String[] args) {
@@ -24,11 +29,14 @@ public final class CycleCpuTime {
         List<String> samples = args.length > 1 ? Arrays.asList(args).subList(1, args.length) : ShippedSamples.all();
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
-        System.out.printf("%-52s %9s %9s %9s %9s %10s%n", "sample", "cpu p50", "cpu p99", "wall p50", "wall p99", "bytes/op");
+        var compiler = ManagementFactory.getCompilationMXBean();
+        System.out.printf("%-52s %9s %9s %9s %9s %10s %8s %7s%n", "sample", "cpu p50", "cpu p99", "wall p50", "wall p99",
+                "bytes/op", "warm-up", "jit ms");
         for (String sample : samples) {
             CompiledBundle bundle = ShippedSamples.compile(sample);
             Observation observation = ShippedSamples.observation(bundle, sample);
-            for (int i = 0; i < cycles; i++) DecisionCycle.run(bundle, observation);
+            WarmUp.Result warmUp = WarmUp.run(cycles, cycles * WARM_UP_FACTOR, () -> DecisionCycle.run(bundle, observation));
+            long compiling = compiler.getTotalCompilationTime();
             long[] cpu = new long[cycles];
             long[] wall = new long[cycles];
             long allocated = threads.getThreadAllocatedBytes(thread);
@@ -40,11 +48,12 @@ public final class CycleCpuTime {
                 cpu[i] = threads.getCurrentThreadCpuTime() - c0;
             }
             allocated = threads.getThreadAllocatedBytes(thread) - allocated;
+            compiling = compiler.getTotalCompilationTime() - compiling;
             Arrays.sort(cpu);
             Arrays.sort(wall);
-            System.out.printf("%-52s %7.0f µs %7.0f µs %7.0f µs %7.0f µs %10d%n", sample,
+            System.out.printf("%-52s %7.0f µs %7.0f µs %7.0f µs %7.0f µs %10d %8s %7d%n", sample,
                     cpu[cycles / 2] / 1e3, cpu[cycles * 99 / 100] / 1e3, wall[cycles / 2] / 1e3,
-                    wall[cycles * 99 / 100] / 1e3, allocated / cycles);
+                    wall[cycles * 99 / 100] / 1e3, allocated / cycles, warmUp, compiling);
         }
     }
 }

@@ -84,11 +84,11 @@ class SandboxCommandTest {
 
     @Test
     void aClusterThatDoesNotConvergeSaysWhatIsMissingAndExitsOne() {
-        CommandResult result = run("sandbox", "--ready-after", "1h", "--timeout", "2s");
+        CommandResult result = run("sandbox", "--ready-after", "1h", "--timeout", "15s");
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).contains(
-                "runbook sandbox: gave up after 2s waiting for the cluster to bootstrap to Healthy",
+                "runbook sandbox: gave up after 15s waiting for the cluster to bootstrap to Healthy",
                 "PostgresCluster demo/pg: phase=Bootstrapping, readyInstances=0 of 3",
                 "condition Ready=False Bootstrapping",
                 "Pod pg-0: not ready");

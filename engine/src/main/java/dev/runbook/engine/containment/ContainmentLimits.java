@@ -56,13 +56,21 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
         return defaults().overriddenBySettings();
     }
 
-    /** These limits (the policy file's), each overridden by its system property, then by its environment variable. */
+    /**
+     * These limits (the policy file's), each overridden by its environment variable, else its system
+     * property, as they are now. Cheap enough for every cycle: see {@link ContainmentOverrides}.
+     */
     public ContainmentLimits overriddenBySettings() {
+        return ContainmentOverrides.now().applyTo(this);
+    }
+
+    /** These limits with {@code overrides} (texts, unparsed) applied. */
+    ContainmentLimits overriddenBy(ContainmentOverrides overrides) {
         return new ContainmentLimits(
-                duration(CYCLE_PROPERTY, "RUNBOOK_CYCLE_DEADLINE", cycleDeadline),
-                duration(SCENARIO_PROPERTY, "RUNBOOK_SCENARIO_DEADLINE", scenarioDeadline),
-                duration(VETTING_PROPERTY, "RUNBOOK_VETTING_DEADLINE", vettingDeadline),
-                mebibytes(MEMORY_PROPERTY, "RUNBOOK_CYCLE_MEMORY", cycleMemoryBytes / MIB) * MIB);
+                duration(CYCLE_PROPERTY, ContainmentOverrides.CYCLE_VARIABLE, overrides.cycle(), cycleDeadline),
+                duration(SCENARIO_PROPERTY, ContainmentOverrides.SCENARIO_VARIABLE, overrides.scenario(), scenarioDeadline),
+                duration(VETTING_PROPERTY, ContainmentOverrides.VETTING_VARIABLE, overrides.vetting(), vettingDeadline),
+                mebibytes(MEMORY_PROPERTY, ContainmentOverrides.MEMORY_VARIABLE, overrides.memory(), cycleMemoryBytes / MIB) * MIB);
     }
 
     /** The cycle's memory budget in MiB, as the policy file writes it. */
@@ -76,12 +84,12 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
      */
     public java.util.List<String> describe(ContainmentLimits declared) {
         return java.util.List.of(
-                line(CYCLE_KEY, Durations.format(cycleDeadline), Durations.format(declared.cycleDeadline), "RUNBOOK_CYCLE_DEADLINE"),
+                line(CYCLE_KEY, Durations.format(cycleDeadline), Durations.format(declared.cycleDeadline), ContainmentOverrides.CYCLE_VARIABLE),
                 line(SCENARIO_KEY, Durations.format(scenarioDeadline), Durations.format(declared.scenarioDeadline),
-                        "RUNBOOK_SCENARIO_DEADLINE"),
+                        ContainmentOverrides.SCENARIO_VARIABLE),
                 line(VETTING_KEY, Durations.format(vettingDeadline), Durations.format(declared.vettingDeadline),
-                        "RUNBOOK_VETTING_DEADLINE"),
-                line(MEMORY_KEY, Long.toString(cycleMemoryMiB()), Long.toString(declared.cycleMemoryMiB()), "RUNBOOK_CYCLE_MEMORY"));
+                        ContainmentOverrides.VETTING_VARIABLE),
+                line(MEMORY_KEY, Long.toString(cycleMemoryMiB()), Long.toString(declared.cycleMemoryMiB()), ContainmentOverrides.MEMORY_VARIABLE));
     }
 
     private static String line(String key, String inForce, String declared, String variable) {
@@ -89,13 +97,7 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
                 : " (overridden by " + variable + " or its system property; the policy says " + declared + ")");
     }
 
-    private static String setting(String property, String variable) {
-        String env = System.getenv(variable);
-        return env != null && !env.isBlank() ? env.strip() : System.getProperty(property);
-    }
-
-    private static Duration duration(String property, String variable, Duration fallback) {
-        String text = setting(property, variable);
+    private static Duration duration(String property, String variable, String text, Duration fallback) {
         if (text == null || text.isBlank()) return fallback;
         try {
             return Durations.parse(text.strip());
@@ -104,8 +106,7 @@ public record ContainmentLimits(Duration cycleDeadline, Duration scenarioDeadlin
         }
     }
 
-    private static long mebibytes(String property, String variable, long fallback) {
-        String text = setting(property, variable);
+    private static long mebibytes(String property, String variable, String text, long fallback) {
         if (text == null || text.isBlank()) return fallback;
         try {
             return Long.parseLong(text.strip());

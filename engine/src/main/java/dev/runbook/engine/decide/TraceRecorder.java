@@ -30,7 +30,6 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
 
     private final List<Firing> firings = new ArrayList<>();
     private final Map<FactHandle, Inserted> liveActions = new LinkedHashMap<>();
-    private final Map<String, Integer> firingsByRule = new HashMap<>();
     private final Set<Action> withdrawn = Collections.newSetFromMap(new IdentityHashMap<>());
     private String currentRule;
     private List<Object> currentMatched;
@@ -44,7 +43,6 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
         currentMatched = event.getMatch().getObjects();
         currentAdded = new ArrayList<>(2);
         currentDerived = new ArrayList<>(2);
-        firingsByRule.merge(currentRule, 1, Integer::sum);
     }
 
     @Override
@@ -93,8 +91,10 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
 
     String currentRule() { return currentRule; }
 
-    /** The rules that fired most, most first, at most five. */
+    /** The rules that fired most, most first, at most five. Counted here: only a cycle past its firing limit asks. */
     Map<String, Integer> topRules() {
+        Map<String, Integer> firingsByRule = new HashMap<>();
+        for (Firing firing : firings) firingsByRule.merge(firing.rule(), 1, Integer::sum);
         Map<String, Integer> top = new LinkedHashMap<>();
         firingsByRule.entrySet().stream()
                 .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())

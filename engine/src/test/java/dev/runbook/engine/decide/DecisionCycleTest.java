@@ -148,7 +148,10 @@ class DecisionCycleTest {
         assertThatThrownBy(() -> DecisionCycle.run(looping, new Observation(store(), List.of(), NOW)))
                 .isInstanceOf(FiringLimitExceededException.class)
                 .hasMessageContaining("more than 100 times")
-                .hasMessageContaining("Count forever");
+                .hasMessageContaining("Count forever")
+                // Counted from the trace once the limit is passed, most first.
+                .satisfies(e -> assertThat(((FiringLimitExceededException) e).topRules())
+                        .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("Count forever", 101, "Start counting", 1)));
     }
 
     @Test

@@ -26,11 +26,15 @@ import java.util.stream.Collectors;
 final class ReferenceMapping {
     private final SecondaryKind.Reference reference;
     private final String index;
+    /** Whether the field is one of the object's own (spec, status...), outside apiVersion, kind and metadata. */
+    private final boolean outsideMetadata;
 
     ReferenceMapping(SecondaryKind kind) {
         if (kind.reference() == null) throw new IllegalArgumentException(kind.kind() + " is not mapped by reference");
         this.reference = kind.reference();
         this.index = "runbook-reference-" + reference.by() + "-" + reference.field();
+        String top = reference.field().split("\\.", 2)[0];
+        this.outsideMetadata = !top.equals("metadata") && !top.equals("apiVersion") && !top.equals("kind");
     }
 
     /** The key an object is indexed and looked up by: its name, or namespace/name for a namespaced kind. */
@@ -47,10 +51,17 @@ final class ReferenceMapping {
     /** Adds to the referring kind's informer an index by the referenced name; before it starts. */
     void indexReferring(InformerEventSource<GenericKubernetesResource, ?> referring,
                         Function<GenericKubernetesResource, Map<String, Object>> toMap) {
-        referring.addIndexers(Map.of(index, object -> {
-            String name = referencedName(toMap.apply(object));
-            return name == null ? List.of() : List.of(key(object.getMetadata().getNamespace(), name));
-        }));
+        referring.addIndexers(Map.of(index, object -> indexKeys(object, toMap)));
+    }
+
+    /**
+     * The index keys of one referring object. The informer indexes every object of every event (each
+     * update of each Pod), so a field outside the metadata ({@code spec.nodeName}) is read from the
+     * object's own fields, without turning the whole object into maps ({@code toMap}).
+     */
+    List<String> indexKeys(GenericKubernetesResource object, Function<GenericKubernetesResource, Map<String, Object>> toMap) {
+        String name = referencedName(outsideMetadata ? object.getAdditionalProperties() : toMap.apply(object));
+        return name == null ? List.of() : List.of(key(object.getMetadata().getNamespace(), name));
     }
 
     /**

@@ -335,12 +335,17 @@ public final class RunbookOperator implements AutoCloseable {
         String unreadable = ClusterScopedReads.refusal(spec, policy);
         if (unreadable != null) throw new IllegalArgumentException(unreadable);
         api.register(spec.primary());
+        Class<? extends GenericKubernetesResource> primaryClass = primaryClasses.classFor(spec.primary());
+        // The primary's watch events are read as its class at once. Otherwise fabric8 reads each one as a
+        // generic resource and then converts it to the class the informer asked for: a second Jackson pass over
+        // every event of every primary (5.6% of the operator's CPU while 100 clusters converged).
+        client.getKubernetesSerialization().registerKubernetesResource(primaryClass);
         Operator operator = new Operator(o -> o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
                 .withMetrics(listener.controllerMetrics(spec.name()))
                 .withUseSSAToPatchPrimaryResource(false));
         try {
-            RunbookReconciler<?> reconciler = register(operator, primaryClasses.classFor(spec.primary()), active);
+            RunbookReconciler<?> reconciler = register(operator, primaryClass, active);
             operator.start();
             return new Controller(source, active, Registration.of(spec, namespaces), operator, reconciler);
         } catch (RuntimeException e) {

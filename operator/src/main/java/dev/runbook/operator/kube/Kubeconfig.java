@@ -9,10 +9,13 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,12 +50,23 @@ public final class Kubeconfig {
         for (Path file : files) check(file);
         try {
             Config config = withRequestTimeout(Config.autoConfigure(null), environment, System.getProperties());
-            return new KubernetesClientBuilder().withConfig(config).build();
+            return client(config);
         } catch (RuntimeException e) {
             String where = files.isEmpty() ? "the pod's service account" : files.get(0).toString();
             throw new InvalidInputException(Problem.inFile(where, "cannot be used to reach a cluster: "
                     + RootCause.message(e) + " (set KUBECONFIG to a working kubeconfig, e.g. one `kubectl get ns` accepts)"));
         }
+    }
+
+    /**
+     * The operator's client for {@code config}: fabric8's, with {@link ThrottledTokenRefresh} in place of its
+     * token refresh, so that a client with a certificate does not read its configuration before every request.
+     */
+    public static KubernetesClient client(Config config) {
+        HttpClient.Factory factory = HttpClientUtils.getHttpClientFactory();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(factory)
+                .withHttpClientBuilderConsumer(ThrottledTokenRefresh.replacing(config, factory, Clock.systemUTC()))
+                .build();
     }
 
     /** {@code config} with {@link #REQUEST_TIMEOUT}, unless the environment or a system property set its own. */

@@ -3,7 +3,7 @@ package dev.runbook.operator.leader;
 import dev.runbook.operator.concurrent.DaemonThreads;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import dev.runbook.operator.kube.Kubeconfig;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
@@ -89,10 +89,10 @@ public final class LeaderElection implements AutoCloseable {
      * has taken the Lease.)
      */
     public static KubernetesClient leaseClient(KubernetesClient operatorClient, Timing timing) {
-        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(operatorClient.getConfiguration())
+        return Kubeconfig.client(new ConfigBuilder(operatorClient.getConfiguration())
                 .withRequestRetryBackoffLimit(0)
                 .withRequestTimeout((int) timing.renewDeadline().dividedBy(2).toMillis())
-                .build()).build();
+                .build());
     }
 
     public String identity() { return identity; }

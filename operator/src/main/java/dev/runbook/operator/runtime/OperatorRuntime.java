@@ -19,7 +19,7 @@ import dev.runbook.operator.reload.BundleReloader;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import dev.runbook.operator.reload.LastAccepted;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import dev.runbook.operator.kube.Kubeconfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,8 +122,8 @@ public final class OperatorRuntime implements AutoCloseable {
                 });
         metrics.leading(false);
         // Its own client, without the retries and long timeouts of the operator's: one refused request is the answer.
-        this.probeClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(client.getConfiguration())
-                .withRequestRetryBackoffLimit(0).withRequestTimeout(PROBE_TIMEOUT_MILLIS).build()).build();
+        this.probeClient = Kubeconfig.client(new ConfigBuilder(client.getConfiguration())
+                .withRequestRetryBackoffLimit(0).withRequestTimeout(PROBE_TIMEOUT_MILLIS).build());
         this.apiServer = new ApiServerProbe(probeClient::getKubernetesVersion, String.valueOf(client.getMasterUrl()), clock);
         this.reloadHeartbeat = new Heartbeat("the reload worker", RELOAD_DEADLINE, clock);
         this.presence = settings.presence() == null ? null : new OperatorPresence(client, settings.presence().namespace(),

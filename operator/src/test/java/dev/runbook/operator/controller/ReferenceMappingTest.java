@@ -63,6 +63,27 @@ class ReferenceMappingTest {
     }
 
     @Test
+    void anEventsPodIsIndexedByItsNodeWithoutBeingTurnedIntoMaps() {
+        GenericKubernetesResource pod = new GenericKubernetesResource();
+        pod.setApiVersion("v1");
+        pod.setKind("Pod");
+        pod.setMetadata(new ObjectMetaBuilder().withName("pg-0").withNamespace("demo").build());
+        pod.setAdditionalProperty("spec", Map.of("nodeName", "node-a"));
+        GenericKubernetesResource unscheduled = new GenericKubernetesResource();
+        unscheduled.setMetadata(new ObjectMetaBuilder().withName("pg-1").withNamespace("demo").build());
+        unscheduled.setAdditionalProperty("spec", Map.of());
+        ReferenceMapping nodes = new ReferenceMapping(NODES);
+
+        assertThat(nodes.indexKeys(pod, object -> { throw new AssertionError("read as a whole"); })).containsExactly("node-a");
+        assertThat(nodes.indexKeys(unscheduled, object -> { throw new AssertionError("read as a whole"); })).isEmpty();
+
+        SecondaryKind byLabel = new SecondaryKind(new Kind("v1", "ConfigMap"), SecondaryKind.Mapping.REFERENCE, Map.of(),
+                new SecondaryKind.Reference("Pod", "metadata.labels.config", false));
+        assertThat(new ReferenceMapping(byLabel).indexKeys(pod, object -> Map.of("metadata", Map.of("labels", Map.of("config", "pg-settings")))))
+                .as("a field of the metadata, from the whole object").containsExactly("demo/pg-settings");
+    }
+
+    @Test
     void onlyAReferenceMappingHasOne() {
         assertThatThrownBy(() -> new ReferenceMapping(new SecondaryKind(new Kind("v1", "Pod"), SecondaryKind.Mapping.OWNER, Map.of())))
                 .hasMessageContaining("is not mapped by reference");
