@@ -75,6 +75,10 @@ class SandboxCommandTest {
                 "label Pod demo/pg-0 postgres.runbook.dev/role=replica  UPDATED",
                 "== Healthy again: pg-2 is the primary, pg-0 and pg-1 the replicas",
                 "runbook sandbox: OK. PostgresCluster demo/pg bootstrapped to Healthy in ");
+        // Each object is applied once, as on a real API server: the embedded one records the apply's
+        // managedFields, so an unchanged object is not sent again (nor its status writes taken for an update).
+        assertThat(result.out()).containsOnlyOnce("apply StatefulSet demo/pg").containsOnlyOnce("apply ConfigMap demo/pg-config")
+                .containsOnlyOnce("apply Service demo/pg-rw");
         assertThat(result.out()).containsOnlyOnce("FailoverStarted").containsOnlyOnce("PromotionCompleted")
                 .doesNotContain("will retry", "failed:", "FAILED", "(timeline:");
         // Every timeline line starts with the time since the start.

@@ -23,7 +23,10 @@ import java.util.Map;
  *       mock answers 415): creates the object when it is missing (as a {@code POST}), else merges the
  *       applied object into the stored one (RFC 7386: maps key by key, everything else replaced, null
  *       removes) and stores the result (as a {@code PUT} without resourceVersion). The stored
- *       resourceVersion moves only when the content changed, as on a real server.</li>
+ *       resourceVersion moves only when the content changed, as on a real server. The field manager's
+ *       {@code managedFields} entry records the fields it applied ({@link ApplyOwnership}), so that a
+ *       client that skips an apply which would change nothing (the operator's act phase) skips it
+ *       here too.</li>
  *   <li><b>JSON merge patch</b> as RFC 7386 says: the mock appends to lists and keeps nulls; here
  *       lists are replaced and null removes the field. A resourceVersion in the patch is a
  *       precondition (409 when stale), as on a real server.</li>
@@ -33,7 +36,8 @@ import java.util.Map;
  *
  * <p>What it does <em>not</em> model, so a test passing here can still fail on a real API server:
  * <ul>
- *   <li>field ownership: no {@code managedFields}; fields an earlier apply set and a later one omits
+ *   <li>field ownership beyond recording it: only applies get a {@code managedFields} entry (updates
+ *       and patches none), lists are owned whole, fields an earlier apply set and a later one omits
  *       are kept (a real server removes them); no conflicts between field managers ({@code force} is
  *       always implied);</li>
  *   <li>list merging by key ({@code x-kubernetes-list-type: map}, e.g. containers by name, owner
@@ -54,7 +58,7 @@ public final class ApplyShimDispatcher extends KubernetesCrudDispatcher {
         String path = withoutQuery(request.getPath());
         String contentType = String.valueOf(request.getHeader("Content-Type"));
         String body = request.getUtf8Body();
-        if (contentType.contains(APPLY)) return apply(path, body);
+        if (contentType.contains(APPLY)) return apply(path, body, ApplyOwnership.fieldManager(request.getPath()));
         if (contentType.contains(MERGE)) return mergePatch(path, body);
         return super.handlePatch(copy(request, request.method().name(), path, body));
     }
@@ -74,16 +78,20 @@ public final class ApplyShimDispatcher extends KubernetesCrudDispatcher {
         return super.handleDelete(withoutQuery(path));
     }
 
-    private MockResponse apply(String path, String body) {
+    private MockResponse apply(String path, String body, String fieldManager) {
         JsonNode applied = parse(body);
-        String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
+        boolean status = path.endsWith("/status");
+        String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
         MockResponse existing = handleGet(objectPath);
         if (existing.code() == 404) {
             String collection = objectPath.substring(0, objectPath.lastIndexOf('/'));
-            return super.handleCreate(request("POST", collection, Serialization.asJson(applied)));
+            ObjectNode created = (ObjectNode) applied.deepCopy();
+            ApplyOwnership.record(created, applied, fieldManager, status);
+            return super.handleCreate(request("POST", collection, Serialization.asJson(created)));
         }
         ObjectNode merged = (ObjectNode) merge(parse(existing.getBody().readUtf8()), applied);
         ((ObjectNode) merged.get("metadata")).remove("resourceVersion");
+        ApplyOwnership.record(merged, applied, fieldManager, status);
         return super.handleUpdate(request("PUT", path, Serialization.asJson(merged)));
     }
 

@@ -130,6 +130,26 @@ class ActorIT {
     }
 
     @Test
+    void anUnchangedApplyIsNotSentNorReportedWhenAnotherWriterMovedTheObjectSinceItWasCached() {
+        CountingClient counting = new CountingClient(cluster);
+        try (KubernetesClient client = counting.client()) {
+            Actor counted = new Actor(new KubeApi(client), new EventWriter(client), "runbook-test");
+            counted.apply(Actions.apply(config("hi")), app, T1);
+            Resource asCached = new Resource(api.get(dev.runbook.rules.fact.ObjectRef.of("v1", "ConfigMap", namespace, "shop-config")).orElseThrow());
+            // Another writer (for a StatefulSet: its controller writing status) moves the resourceVersion.
+            cluster.client().configMaps().inNamespace(namespace).withName("shop-config")
+                    .edit(c -> new ConfigMapBuilder(c).editMetadata().addToLabels("seen-by", "someone-else").endMetadata().build());
+            CachedObjects cached = CachedObjects.of(new dev.runbook.engine.decide.Observation(app, List.of(asCached), T2));
+            counting.drain();
+
+            ActResult result = counted.act(List.of(new PlannedAction(Actions.apply(config("hi")), List.of("Config"))), app, cached, T2);
+
+            assertThat(result.applied()).singleElement().satisfies(a -> assertThat(a.outcome()).isEqualTo(Outcome.NONE));
+            assertThat(counting.drain()).as("the fields it owns are already as desired: nothing sent").isEmpty();
+        }
+    }
+
+    @Test
     void applyLeavesFieldsItDoesNotListAlone() {
         cluster.client().configMaps().inNamespace(namespace).resource(new ConfigMapBuilder().withNewMetadata()
                 .withName("shop-config").addToLabels("owner", "someone-else").endMetadata()

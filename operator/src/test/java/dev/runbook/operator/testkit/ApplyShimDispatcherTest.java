@@ -53,6 +53,31 @@ class ApplyShimDispatcherTest {
     }
 
     @Test
+    void serverSideApplyRecordsTheFieldsItsManagerAppliedAsARealServerDoes() {
+        String ns = cluster.newNamespace("shim");
+        var configMaps = client.configMaps().inNamespace(ns);
+        ConfigMap labelled = new ConfigMapBuilder(config("a", Map.of("x", "1"))).editMetadata().addToLabels("app", "shop").endMetadata().build();
+        ConfigMap created = configMaps.resource(labelled).fieldManager("m").forceConflicts().serverSideApply();
+
+        assertThat(created.getMetadata().getManagedFields()).singleElement().satisfies(entry -> {
+            assertThat(entry.getManager()).isEqualTo("m");
+            assertThat(entry.getOperation()).isEqualTo("Apply");
+            assertThat(entry.getFieldsType()).isEqualTo("FieldsV1");
+            assertThat(Serialization.asJson(entry.getFieldsV1()))
+                    .isEqualTo("{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},\"f:data\":{\"f:x\":{}}}");
+        });
+
+        // Another manager's apply gets its own entry; the first one's stays, and applying the same
+        // fields again changes nothing, not even the resourceVersion.
+        configMaps.resource(new ConfigMapBuilder().withNewMetadata().withName("a").endMetadata().addToData("y", "2").build())
+                .fieldManager("other").forceConflicts().serverSideApply();
+        String version = configMaps.withName("a").get().getMetadata().getResourceVersion();
+        ConfigMap again = configMaps.resource(labelled).fieldManager("m").forceConflicts().serverSideApply();
+        assertThat(again.getMetadata().getResourceVersion()).isEqualTo(version);
+        assertThat(again.getMetadata().getManagedFields()).extracting(e -> e.getManager()).containsExactlyInAnyOrder("m", "other");
+    }
+
+    @Test
     void aMergePatchReplacesListsRemovesNullsAndChecksTheVersionItCarries() {
         String ns = cluster.newNamespace("shim");
         var configMaps = client.configMaps().inNamespace(ns);
