@@ -79,9 +79,7 @@ public final class CompiledBundleCache {
         Path file = file(source);
         Optional<CompiledBundle> cached = cached(file, source);
         if (cached.isPresent()) return new Loaded(cached.get(), true);
-        CompiledBundle compiled = BundleCompiler.compile(source);
-        store(compiled);
-        return new Loaded(compiled, false);
+        return compileHere(file, source);
     }
 
     /**
@@ -98,13 +96,24 @@ public final class CompiledBundleCache {
             Optional<CompiledBundle> compiled = cached(file, source);
             if (compiled.isPresent()) return new Loaded(compiled.get(), false);
         }
-        return load(source);
+        return compileHere(file, source);
+    }
+
+    /** Compiles in this process and stores the result under {@code file}, the source's key already computed. */
+    private Loaded compileHere(Path file, BundleSource source) {
+        CompiledBundle compiled = BundleCompiler.compile(source);
+        store(file, compiled);
+        return new Loaded(compiled, false);
     }
 
     /** Stores a compiled bundle under its content's key, saying whether it could: a cache that cannot be written is only slower. */
     boolean store(CompiledBundle compiled) {
+        return store(file(compiled.source()), compiled);
+    }
+
+    private boolean store(Path file, CompiledBundle compiled) {
         try {
-            write(file(compiled.source()), compiled);
+            write(file, compiled);
             prune();
             return true;
         } catch (IOException | RuntimeException e) {
