@@ -1,6 +1,7 @@
 package dev.runbook.engine.compile;
 
 import dev.runbook.engine.bundle.BundleSource;
+import dev.runbook.engine.files.FileTrees;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import org.slf4j.Logger;
@@ -81,7 +82,7 @@ public final class CompileProcess {
             Thread.currentThread().interrupt();
             return Outcome.FAILED;
         } finally {
-            deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -134,15 +135,6 @@ public final class CompileProcess {
             return text.length() <= 2000 ? text : text.substring(text.length() - 2000);
         } catch (IOException e) {
             return "(no output)";
-        }
-    }
-
-    private static void deleteQuietly(Path directory) {
-        if (directory == null) return;
-        try (var files = Files.walk(directory)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException ignored) {
-            // A leftover temporary directory is harmless.
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.containment.ContainedRun;
+import dev.runbook.engine.files.FileTrees;
 import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
@@ -21,10 +22,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The gate a new bundle passes before it may run: it compiles, and every one of its scenarios passes
@@ -32,7 +31,6 @@ import java.util.stream.Stream;
  * operator on what it was sent, off the reconcile path.
  */
 public final class BundleVetting {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BundleVetting.class);
 
     /** A bundle that passed: compiled, with how many scenarios it passed. */
     public record Vetted(CompiledBundle bundle, int scenarios) {}
@@ -62,15 +60,7 @@ public final class BundleVetting {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            if (directory != null) deleteTree(directory);
-        }
-    }
-
-    private static void deleteTree(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            LOG.debug("could not delete {}: {}", directory, e.getMessage());
+            FileTrees.deleteQuietly(directory);
         }
     }
 
