@@ -29,9 +29,9 @@ import java.util.Optional;
  * cycle's actions). Rules' own {@code event} actions and {@code requeue} are not listed: the first are
  * events of their own, the second changes nothing. Nor are {@code setStatus} and {@code setCondition}
  * on the primary itself: the status shows them, {@code status.lastCycle} names the rules that asked
- * for them, and a cycle that changed only the primary's status records no event (at 100 clusters, an
- * event for each of those cycles was a quarter of the operator's writes while they converged,
- * docs/performance.md). Status changes of other objects are listed like any change.
+ * for them, and a cycle that changed only the primary's status records no event (at 100 clusters the
+ * changes events were a quarter of the operator's writes while they converged, most of them for such
+ * cycles, docs/operations.md#events). Status changes of other objects are listed like any change.
  *
  * @param reason  the event's reason
  * @param message what changed, e.g. {@code apply Service demo/pg-rw (created), apply Service demo/pg-ro
