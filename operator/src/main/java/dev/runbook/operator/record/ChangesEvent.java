@@ -30,7 +30,7 @@ import java.util.Optional;
  * events of their own, the second changes nothing. Nor are {@code setStatus} and {@code setCondition}
  * on the primary itself: the status shows them, {@code status.lastCycle} names the rules that asked
  * for them, and a cycle that changed only the primary's status records no event (at 100 clusters the
- * changes events were a quarter of the operator's writes while they converged, most of them for such
+ * changes events were a quarter of the operator's writes while they converged, many of them for such
  * cycles, docs/operations.md#events). Status changes of other objects are listed like any change.
  *
  * @param reason  the event's reason
