@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -63,7 +63,7 @@ public final class Kubeconfig {
      * token refresh, so that a client with a certificate does not read its configuration before every request.
      */
     public static KubernetesClient client(Config config) {
-        HttpClient.Factory factory = new JdkHttpClientFactory();
+        HttpClient.Factory factory = HttpClientUtils.getHttpClientFactory();
         return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(factory)
                 .withHttpClientBuilderConsumer(ThrottledTokenRefresh.replacing(config, factory, Clock.systemUTC()))
                 .build();
