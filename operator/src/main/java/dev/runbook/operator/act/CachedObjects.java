@@ -61,9 +61,15 @@ public final class CachedObjects {
         return byRef.containsKey(ref) || (!stale.contains(ref) && informers.covers(ref));
     }
 
-    /** The object as a write of this cycle returned it: newer than the cache. */
+    /**
+     * The object as a write of this cycle returned it: newer than the cache. The informers are told
+     * too ({@link InformerCaches#written}), so that the next cycles see it before the watch delivers it.
+     */
     public void written(ObjectRef ref, Map<String, Object> object) {
         if (object != null) {
+            // What the write replaced; unknown after a conflict, which the informers then treat as no object.
+            Map<String, Object> before = stale.contains(ref) ? null : get(ref).orElse(null);
+            informers.written(ref, before, object);
             byRef.put(ref, object);
             stale.remove(ref);
         }

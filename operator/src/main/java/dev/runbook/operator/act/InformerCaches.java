@@ -25,4 +25,15 @@ public interface InformerCaches {
 
     /** The object as an informer holds it; empty when none holds it. */
     Optional<Map<String, Object>> get(ObjectRef ref);
+
+    /**
+     * Tells the informers of {@code ref}'s kind about a write a cycle made, as the API server answered
+     * it, until their watch delivers it: the next cycle then sees the object as written, not the
+     * version before it (nor no object at all after a create), and the watch's echo of the write starts
+     * no cycle of its own. Without it, a cycle that started before the watch had delivered a create
+     * applied the object again and reported it created twice.
+     *
+     * @param before the object as the cycle knew it before the write, or null when it created it
+     */
+    default void written(ObjectRef ref, Map<String, Object> before, Map<String, Object> after) {}
 }

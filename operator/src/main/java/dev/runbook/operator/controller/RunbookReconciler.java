@@ -165,7 +165,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
             }
             observed.add(objects.stream().map(api::toMap).toList());
         }
-        return cycle.run(api.toMap(resource), observed, new SecondaryCaches<>(secondaries, namespaces, context, api));
+        return cycle.run(api.toMap(resource), observed, new SecondaryCaches<>(secondaries, namespaces, context, api, trimmed));
     }
 
     /** The position of the first secondary kind a reference mapping's objects are named by (declared before it). */

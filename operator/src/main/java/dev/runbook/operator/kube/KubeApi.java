@@ -194,7 +194,8 @@ public final class KubeApi {
         return map;
     }
 
-    private GenericKubernetesResource toResource(Map<String, Object> object) {
+    /** {@code object} as a generic resource, as the client reads it. */
+    public GenericKubernetesResource toResource(Map<String, Object> object) {
         return client.getKubernetesSerialization().convertValue(object, GenericKubernetesResource.class);
     }
 

@@ -2,6 +2,7 @@ package dev.runbook.operator.act;
 
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.PrimaryKind;
+import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ConflictRetry;
@@ -127,6 +128,40 @@ class ActorIT {
             counted.act(List.of(new PlannedAction(Actions.apply(config("hello")), List.of("Config"))), app, uncovered, T1);
             assertThat(counting.drain()).anyMatch(r -> r.equals("GET /api/v1/namespaces/" + namespace + "/configmaps/shop-config"));
         }
+    }
+
+    @Test
+    void theInformersAreToldOfEveryWriteWithTheVersionItReplacedSoTheNextCycleSeesIt() {
+        List<List<Object>> told = new java.util.ArrayList<>();
+        Map<String, Object>[] held = new Map[1];
+        InformerCaches recording = new InformerCaches() {
+            @Override public boolean covers(dev.runbook.rules.fact.ObjectRef ref) { return ref.getKind().equals("ConfigMap"); }
+            @Override public java.util.Optional<Map<String, Object>> get(dev.runbook.rules.fact.ObjectRef ref) {
+                return java.util.Optional.ofNullable(held[0]);
+            }
+            @Override public void written(dev.runbook.rules.fact.ObjectRef ref, Map<String, Object> before, Map<String, Object> after) {
+                told.add(java.util.Arrays.asList(ref.getName(), before == null ? null : dev.runbook.operator.kube.Maps.resourceVersion(before),
+                        dev.runbook.operator.kube.Maps.resourceVersion(after)));
+            }
+        };
+        Observation observed = new Observation(app, List.of(), T1);
+
+        // A create: nothing before it, the informer is handed the object as the API server answered.
+        actor.act(List.of(new PlannedAction(Actions.apply(config("hi")), List.of("Config"))), app, CachedObjects.of(observed, recording), T1);
+        String created = configMap().getMetadata().getResourceVersion();
+        assertThat(told).containsExactly(java.util.Arrays.asList("shop-config", null, created));
+
+        // An update of the cached version: the informer is told which version the write replaced.
+        held[0] = api.get(dev.runbook.rules.fact.ObjectRef.of("v1", "ConfigMap", namespace, "shop-config")).orElseThrow();
+        told.clear();
+        actor.act(List.of(new PlannedAction(Actions.apply(config("hello")), List.of("Config"))), app, CachedObjects.of(observed, recording), T1);
+        assertThat(told).containsExactly(List.of("shop-config", created, configMap().getMetadata().getResourceVersion()));
+
+        // Nothing to write: nothing told.
+        held[0] = api.get(dev.runbook.rules.fact.ObjectRef.of("v1", "ConfigMap", namespace, "shop-config")).orElseThrow();
+        told.clear();
+        actor.act(List.of(new PlannedAction(Actions.apply(config("hello")), List.of("Config"))), app, CachedObjects.of(observed, recording), T1);
+        assertThat(told).isEmpty();
     }
 
     @Test
