@@ -139,7 +139,8 @@ public final class TestCluster implements AutoCloseable {
         if (!isMock()) {
             await().atMost(CONVERGE).until(() -> {
                 var status = client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).get().getStatus();
-                return status != null && status.getConditions().stream()
+                // A CRD just created may have a status without conditions yet.
+                return status != null && status.getConditions() != null && status.getConditions().stream()
                         .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
             });
         }
