@@ -64,7 +64,7 @@ public final class DrillRunner {
                 } else {
                     Map<String, Object> fields = step.fields();
                     sandbox.awaitCluster(describe(fields) + (step.settled() ? " with nothing left to change" : ""),
-                            seen -> (!step.settled() || Sandbox.settled(seen)) && matches(seen.primary(), fields));
+                            seen -> (!step.settled() || seen.settled()) && matches(seen.primary(), fields));
                 }
             }
             case "patch" -> {

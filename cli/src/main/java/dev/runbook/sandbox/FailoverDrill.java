@@ -127,7 +127,7 @@ public final class FailoverDrill {
 
     /** Healthy, and the last cycle found nothing left to change. */
     static boolean converged(Timeline.Seen seen) {
-        return "Healthy".equals(Sandbox.phase(seen)) && Sandbox.settled(seen);
+        return "Healthy".equals(Sandbox.phase(seen)) && seen.settled();
     }
 
     private static Object phase(Timeline.Seen seen) {

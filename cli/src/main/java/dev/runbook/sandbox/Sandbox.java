@@ -184,13 +184,6 @@ public final class Sandbox implements AutoCloseable {
     /** The primary's namespace. */
     public String namespace() { return cluster.getNamespace(); }
 
-    /** The last cycle found nothing left to change. */
-    static boolean settled(Timeline.Seen seen) {
-        Object actions = ObjectPath.read(seen.primary(), "status.lastCycle.actions");
-        return actions instanceof List<?> list
-                && list.stream().allMatch(a -> a instanceof Map<?, ?> m && "NONE".equals(m.get("outcome")));
-    }
-
     static Object phase(Timeline.Seen seen) {
         return ObjectPath.read(seen.primary(), "status.phase");
     }
@@ -203,7 +196,7 @@ public final class Sandbox implements AutoCloseable {
             var labels = pod.getMetadata().getLabels();
             roles.put(pod.getMetadata().getName(), labels == null ? "" : labels.getOrDefault(ROLE, ""));
         }
-        return new Timeline.Seen(object, roles);
+        return new Timeline.Seen(object, roles, false); // settled: the Timeline sets it from the cycle's report
     }
 
     /** Waits until the timeline has printed a cycle that left the cluster as {@code done} wants it. */

@@ -38,9 +38,18 @@ import java.util.function.Function;
 public final class Timeline implements CycleListener {
     static final String INDENT = "          ";
 
-    /** The primary as the API server holds it after a cycle, and the role label of each of its pods. */
-    public record Seen(Map<String, Object> primary, Map<String, String> roles) {
-        static final Seen NOTHING = new Seen(Map.of(), Map.of());
+    /**
+     * The primary as the API server holds it after a cycle, the role label of each of its pods, and
+     * whether that cycle found nothing left to change ({@link CycleReport#settled()}: the primary's
+     * {@code status.lastCycle} does not say so, it keeps the last cycle that changed something).
+     */
+    public record Seen(Map<String, Object> primary, Map<String, String> roles, boolean settled) {
+        static final Seen NOTHING = new Seen(Map.of(), Map.of(), false);
+
+        /** This, as the cycle of {@code report} left it. */
+        Seen recordedBy(CycleReport report) {
+            return new Seen(primary, roles, report.settled());
+        }
     }
 
     private final PrintWriter out;
@@ -113,7 +122,7 @@ public final class Timeline implements CycleListener {
                 ObjectRef target = applied.planned().action().getTarget();
                 if (target != null) touched.add(key(target));
             });
-            seen = after;
+            seen = after.recordedBy(report);
         } catch (RuntimeException e) {
             // A listener must not throw: the timeline misses an entry, the operator goes on.
             if (!stopped) {

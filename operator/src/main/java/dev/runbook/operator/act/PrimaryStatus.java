@@ -32,6 +32,11 @@ public final class PrimaryStatus {
 
     /** Whether the action is one of the primary's status actions, which this class takes. */
     public boolean takes(Action action) {
+        return isStatusOf(primary, action);
+    }
+
+    /** Whether the action is a {@code setStatus} or {@code setCondition} on {@code primary}. */
+    public static boolean isStatusOf(ObjectRef primary, Action action) {
         return (action instanceof SetStatus || action instanceof SetCondition) && primary.equals(action.getTarget());
     }
 

@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Errors are caught here and mapped in one place ({@link ErrorMapping}): a permanent failure is
  * recorded and the cycle ends normally, to run again at the period or on the next change; a temporary
  * one is recorded when possible and thrown as {@link TemporaryException}, for JOSDK to retry with
- * backoff. Nothing is kept between cycles.
+ * backoff. Nothing is kept between cycles but the primary's last status write, until the informer
+ * shows it ({@link Recorder#freshest}).
  */
 public final class ReconcileCycle {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileCycle.class);
@@ -100,7 +101,8 @@ public final class ReconcileCycle {
         CompiledBundle bundle = loaded.bundle();
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
-        Observation observation = loaded.observer().observe(primary, secondaries, now);
+        // The primary as this operator last wrote it, when the informer has not caught up with that write yet.
+        Observation observation = loaded.observer().observe(recorder.freshest(primary), secondaries, now);
         // What the informers hold, and what this cycle writes: the act and record phases send only differences.
         CachedObjects cached = CachedObjects.of(observation, informers);
 

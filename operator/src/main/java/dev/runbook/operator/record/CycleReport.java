@@ -34,6 +34,16 @@ public record CycleReport(
     /** Whether the plan was meant to be applied: enforce mode, not paused. */
     public boolean acting() { return mode == BundleSpec.Mode.ENFORCE && !paused; }
 
+    /**
+     * Whether the cycle found everything in place: a valid plan, applied (enforce, not paused), nothing
+     * failed, and every action's outcome {@code NONE}. Such a cycle tells nothing new: the record phase
+     * leaves {@code status.lastCycle} and {@code RunbookApplied} as the cycle before wrote them.
+     */
+    public boolean settled() {
+        return acting() && failure == null && failedAction == null && decision != null && decision.isValid()
+                && applied.stream().noneMatch(AppliedAction::changedSomething);
+    }
+
     /** {@code enforce}, {@code observe} or {@code paused}: how the cycle treated its plan. */
     public String modeName() {
         return paused ? "paused" : mode.name().toLowerCase(java.util.Locale.ROOT);

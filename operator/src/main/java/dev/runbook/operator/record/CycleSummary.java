@@ -12,10 +12,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The short summary of the last cycle that the operator keeps in {@code status.lastCycle}: the bundle,
+ * The short summary of a cycle that the operator keeps in {@code status.lastCycle}: the bundle,
  * the mode, the rules that fired (each once, in the order they first fired), and each planned action
  * with what became of it. It holds no time, so a cycle that does the same as the one before writes
- * nothing.
+ * nothing; and a cycle that found everything in place after one that applied the plan does not replace
+ * it ({@link Recorder}), so it is the last cycle that changed something, failed, was refused or only
+ * planned.
  *
  * <p>Outcomes: {@code CREATED}, {@code UPDATED}, {@code DELETED}, {@code NONE} when applied;
  * {@code PLANNED} in observe mode or while paused; {@code REFUSED} when the plan check refused the

@@ -35,11 +35,14 @@ import java.util.Set;
  * <p>Status: {@code observedGeneration} (the generation the cycle decided on), {@code bundleVersion}
  * (the content hash of the bundle), {@code lastCycle} ({@link CycleSummary}) and the condition
  * {@code RunbookApplied} ({@link RunbookCondition}), merged by type with the bundle's own conditions;
- * its {@code lastTransitionTime} moves only when its status does. Each condition the cycle sets carries the
+ * its {@code lastTransitionTime} moves only when its status does. A settled cycle on a primary whose
+ * record says the plan was applied leaves {@code lastCycle} and {@code RunbookApplied} as they are
+ * ({@link #tellsSomethingNew}), so {@code lastCycle} is the last cycle that changed something, failed,
+ * was refused or only planned. Each condition the cycle sets carries the
  * generation it observed ({@link ConditionGenerations}), where the CRD keeps that field.
  *
- * <p>Events, on the primary: one per cycle that changed something ({@link ChangesEvent}: the actions
- * that changed something and the rules that asked for them); a Warning with the failure's
+ * <p>Events, on the primary: one per cycle that changed something besides the primary's own status
+ * ({@link ChangesEvent}: the actions that changed something and the rules that asked for them); a Warning with the failure's
  * reason when the condition turns to a failure or the failure changes; {@code Paused} when a pause
  * starts; {@code PlanObserved} in observe mode when the plan differs from the one recorded.
  */
@@ -49,6 +52,7 @@ public final class Recorder {
     private final String fieldManager;
     private final ConflictRetry conflicts;
     private final ConditionGenerations conditionGenerations;
+    private final WrittenPrimaries written;
 
     /** @param kind the primary kind, named in what {@link ConditionGenerations} logs */
     public Recorder(KubeApi api, EventWriter events, String fieldManager, String kind) {
@@ -61,6 +65,15 @@ public final class Recorder {
         this.fieldManager = fieldManager;
         this.conflicts = conflicts;
         this.conditionGenerations = new ConditionGenerations(kind);
+        this.written = new WrittenPrimaries(fieldManager);
+    }
+
+    /**
+     * The primary a cycle should start from: the informer's copy, or this recorder's last status write
+     * of it while the informer has not shown that write yet ({@link WrittenPrimaries}).
+     */
+    public Map<String, Object> freshest(Map<String, Object> cached) {
+        return written.freshest(cached);
     }
 
     /** Records the cycle, reading the primary from the API server. */
@@ -93,7 +106,8 @@ public final class Recorder {
             Optional<Map<String, Object>> current = known.isPresent() ? known : api.get(ref);
             if (current.isEmpty()) return current;
             Map<String, Object> desired = conditionGenerations.stamp(
-                    desiredStatus(PrimaryStatus.applied(statusActions, current.get(), now), primary, report, condition, now),
+                    desiredStatus(PrimaryStatus.applied(statusActions, current.get(), now), primary, report,
+                            tellsSomethingNew(report, current.get()) ? Optional.of(condition) : Optional.empty(), now),
                     conditionsSet(statusActions), primary.getGeneration());
             Map<String, Object> diff = Maps.diff(Maps.map(current.get(), "status"), desired);
             if (diff.isEmpty()) return current;
@@ -101,9 +115,10 @@ public final class Recorder {
             patch.put("metadata", Map.of("resourceVersion", Maps.resourceVersion(current.get())));
             patch.put("status", diff);
             try {
-                Map<String, Object> written = api.mergePatchStatus(ref, patch, fieldManager);
-                conditionGenerations.learn(diff, written);
-                cached.written(ref, written);
+                Map<String, Object> stored = api.mergePatchStatus(ref, patch, fieldManager);
+                conditionGenerations.learn(diff, stored);
+                cached.written(ref, stored);
+                written.wrote(ref, Maps.resourceVersion(current.get()), stored);
                 return current;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404 && known.isPresent()) return Optional.empty(); // gone since it was cached
@@ -124,18 +139,34 @@ public final class Recorder {
     }
 
     /**
+     * Whether the cycle's {@code lastCycle} and {@code RunbookApplied} are worth a write: every cycle but a
+     * settled one ({@link CycleReport#settled()}) on a primary whose record already says the plan was
+     * applied. That one only found in place what an earlier cycle wrote, and saying so cost a status
+     * write after every changing cycle (docs/operations.md#what-the-operator-writes-on-each-resource).
+     */
+    static boolean tellsSomethingNew(CycleReport report, Map<String, Object> current) {
+        if (!report.settled()) return true;
+        RunbookCondition recorded = previousCondition(current);
+        return recorded == null || !recorded.status().equals("True") || !recorded.reason().equals(Reasons.APPLIED)
+                || Maps.map(Maps.map(current, "status"), "lastCycle").isEmpty();
+    }
+
+    /**
      * The status the primary should have after this cycle, computed by the engine's own applier.
      *
-     * @param current the primary with the plan's own status actions applied
+     * @param current   the primary with the plan's own status actions applied
+     * @param condition the cycle's {@code RunbookApplied}, written with its {@code lastCycle}; empty to
+     *                  leave both as they are ({@link #tellsSomethingNew})
      */
     static Map<String, Object> desiredStatus(Map<String, Object> current, Primary primary, CycleReport report,
-                                             RunbookCondition condition, Instant now) {
+                                             Optional<RunbookCondition> condition, Instant now) {
         ObjectRef ref = Maps.refOf(current);
+        List<Action> actions = new ArrayList<>(List.of(new SetStatus(ref, "observedGeneration", primary.getGeneration()),
+                new SetStatus(ref, "bundleVersion", report.bundleVersion())));
+        condition.ifPresent(applied -> actions.addAll(List.of(new SetStatus(ref, "lastCycle", CycleSummary.of(report)),
+                new SetCondition(ref, RunbookCondition.TYPE, applied.status(), applied.reason(), applied.message()))));
         Map<String, Object> object = current;
-        for (Action action : List.of(new SetStatus(ref, "observedGeneration", primary.getGeneration()),
-                new SetStatus(ref, "bundleVersion", report.bundleVersion()),
-                new SetStatus(ref, "lastCycle", CycleSummary.of(report)),
-                new SetCondition(ref, RunbookCondition.TYPE, condition.status(), condition.reason(), condition.message()))) {
+        for (Action action : actions) {
             object = ActionEffect.on(object, action, now).object();
         }
         return Maps.map(object, "status");
@@ -145,7 +176,7 @@ public final class Recorder {
         ObjectRef ref = primary.getRef();
         String uid = primary.getUid();
         if (report.acting()) {
-            ChangesEvent.of(report.applied()).ifPresent(changes ->
+            ChangesEvent.of(report.applied(), ref).ifPresent(changes ->
                     events.record(ref, uid, "Normal", changes.reason(), changes.message(), now));
         }
         RunbookCondition condition = RunbookCondition.of(report);

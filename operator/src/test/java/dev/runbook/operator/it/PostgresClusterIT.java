@@ -7,7 +7,9 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.simulation.SimulatedControllers;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.simulation.KubeCluster;
+import dev.runbook.operator.testkit.Cycles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.SamplePostgresCluster;
@@ -60,6 +62,7 @@ class PostgresClusterIT {
     @TestNamespace("pg")
     String namespace;
     RunbookOperator operator;
+    Cycles cycles;
     ScheduledExecutorService controllers;
     SteppedClock clock;
     KubeCluster view;
@@ -94,7 +97,8 @@ class PostgresClusterIT {
                 LOG.debug("simulated controllers: {}", e.getMessage());
             }
         }, 0, CONTROLLER_TICK.toMillis(), TimeUnit.MILLISECONDS);
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock);
+        cycles = new Cycles();
+        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock, cycles);
         operator.start();
     }
 
@@ -203,14 +207,13 @@ class PostgresClusterIT {
     }
 
     /**
-     * Converged: Healthy, and a cycle found nothing left to change. (Each action writes on its own, so
-     * a read in the middle of a cycle can see the phase before the conditions.)
+     * Converged: Healthy, and the last cycle found nothing left to change (its report says so:
+     * {@code status.lastCycle} keeps the last cycle that changed something).
      */
     private Map<String, Object> awaitHealthy() {
         return await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get, current -> {
-            List<Map<String, Object>> actions = at(current, "status.lastCycle.actions");
-            return "Healthy".equals(at(current, "status.phase")) && actions != null
-                    && actions.stream().allMatch(a -> "NONE".equals(a.get("outcome")));
+            CycleReport last = cycles.last(namespace, "pg");
+            return "Healthy".equals(at(current, "status.phase")) && last != null && last.settled();
         });
     }
 

@@ -8,6 +8,7 @@ import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
+import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.testkit.Cycles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
@@ -246,12 +247,14 @@ class WebAppOperatorIT {
 
     // ---- helpers ---------------------------------------------------------------------------------
 
-    /** Waits until a cycle found nothing left to change: every action NONE, the condition True. */
+    /**
+     * Waits until a cycle found nothing left to change (its report says so: {@code status.lastCycle}
+     * keeps the last cycle that changed something) and the condition is True.
+     */
     private Map<String, Object> awaitConverged(String name) {
         return await().atMost(TestCluster.CONVERGE).until(() -> webApp(name), a -> {
-            List<Map<String, Object>> actions = at(a, "status.lastCycle.actions");
-            return "True".equals(at(condition(a, "RunbookApplied"), "status")) && actions != null
-                    && actions.stream().allMatch(x -> "NONE".equals(x.get("outcome")));
+            CycleReport last = cycles.last(namespace, name);
+            return last != null && last.settled() && "True".equals(at(condition(a, "RunbookApplied"), "status"));
         });
     }
 
