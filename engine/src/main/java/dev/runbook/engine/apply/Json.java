@@ -29,75 +29,26 @@ public final class Json {
      * @throws IllegalArgumentException for any other kind of value, naming where it is
      */
     public static Object copy(Object value, String where) {
-        try {
-            return copyValue(value);
-        } catch (NotJson e) {
-            throw new IllegalArgumentException(where + e.path + ": a " + e.type
-                    + " is not a JSON value (use maps, lists, strings, numbers and booleans)");
-        }
-    }
-
-    // The copy is split per type, with plain loops, and names where a value is only when it fails: one
-    // recursive method with every case and a lambda, building each field's path as it went, was among
-    // the longest compilations of the JIT's second tier while the operator converged, and allocated a
-    // path string per field of every copied object (docs/performance.md, "Where the operator's CPU goes").
-
-    private static Object copyValue(Object value) {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Number) {
             return value;
         }
-        if (value instanceof Map<?, ?> map) return copyEntries(map);
-        if (value instanceof List<?> list) return copyItems(list);
-        return copyLeaf(value);
-    }
-
-    private static Map<String, Object> copyEntries(Map<?, ?> map) {
-        Map<String, Object> copy = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> entry : map.entrySet()) {
-            Object value = entry.getValue();
-            if (value == null) continue;
-            try {
-                copy.put(String.valueOf(entry.getKey()), copyValue(value));
-            } catch (NotJson e) {
-                throw e.under("." + entry.getKey());
-            }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> {
+                if (v != null) copy.put(String.valueOf(k), copy(v, where + "." + k));
+            });
+            return copy;
         }
-        return copy;
-    }
-
-    private static List<Object> copyItems(List<?> list) {
-        List<Object> copy = new ArrayList<>(list.size());
-        for (int i = 0; i < list.size(); i++) {
-            try {
-                copy.add(copyValue(list.get(i)));
-            } catch (NotJson e) {
-                throw e.under("[" + i + "]");
-            }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) copy.add(copy(list.get(i), where + "[" + i + "]"));
+            return copy;
         }
-        return copy;
-    }
-
-    private static Object copyLeaf(Object value) {
         if (value instanceof Instant instant) return instant.toString();
         if (value instanceof Date date) return date.toInstant().toString();
         if (value instanceof Character c) return c.toString();
-        throw new NotJson(value.getClass().getSimpleName());
-    }
-
-    /** A value that is not JSON, with where it is below the copied value, built as the copy unwinds. */
-    private static final class NotJson extends RuntimeException {
-        private final String type;
-        private String path = "";
-
-        NotJson(String type) {
-            super(null, null, false, false);
-            this.type = type;
-        }
-
-        NotJson under(String step) {
-            path = step + path;
-            return this;
-        }
+        throw new IllegalArgumentException(where + ": a " + value.getClass().getSimpleName()
+                + " is not a JSON value (use maps, lists, strings, numbers and booleans)");
     }
 
     @SuppressWarnings("unchecked")

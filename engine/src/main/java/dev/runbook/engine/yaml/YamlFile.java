@@ -84,27 +84,22 @@ public final class YamlFile {
 
     /** The plain Java value of a node. */
     public static Object toJava(Node node) {
-        if (node instanceof MappingNode mapping) return mapping(mapping);
-        if (node instanceof SequenceNode sequence) return sequence(sequence);
-        if (node instanceof ScalarNode scalar) return scalar(scalar);
-        return null;
-    }
-
-    // Split per kind of node: one recursive method with every case was among the longest compilations
-    // of the JIT's second tier while the operator converged (rendered templates are parsed here).
-
-    private static Map<String, Object> mapping(MappingNode mapping) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (NodeTuple tuple : mapping.getValue()) {
-            map.put(String.valueOf(toJava(tuple.getKeyNode())), toJava(tuple.getValueNode()));
+        if (node instanceof MappingNode mapping) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            for (NodeTuple tuple : mapping.getValue()) {
+                map.put(String.valueOf(toJava(tuple.getKeyNode())), toJava(tuple.getValueNode()));
+            }
+            return map;
         }
-        return map;
-    }
-
-    private static List<Object> sequence(SequenceNode sequence) {
-        List<Object> list = new ArrayList<>();
-        for (Node item : sequence.getValue()) list.add(toJava(item));
-        return list;
+        if (node instanceof SequenceNode sequence) {
+            List<Object> list = new ArrayList<>();
+            for (Node item : sequence.getValue()) list.add(toJava(item));
+            return list;
+        }
+        if (node instanceof ScalarNode scalar) {
+            return scalar(scalar);
+        }
+        return null;
     }
 
     private static Object scalar(ScalarNode scalar) {

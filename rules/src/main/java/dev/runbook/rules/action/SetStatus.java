@@ -17,7 +17,7 @@ public final class SetStatus extends Action {
     public SetStatus(ObjectRef target, String path, Object value) {
         super(target);
         this.path = ObjectPath.join(ObjectPath.steps(path));
-        this.value = Values.frozen(value);
+        this.value = Values.frozen(Values.thawed(value));
     }
 
     @Override public String getType() { return "setStatus"; }

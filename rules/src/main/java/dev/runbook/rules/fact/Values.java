@@ -96,47 +96,12 @@ public final class Values {
         if (value == null) return null;
         if (value instanceof Instant instant) return instant;
         if (value instanceof Date date) return date.toInstant();
-        String text = value.toString().trim();
-        Instant kubernetes = kubernetesTimestamp(text);
-        if (kubernetes != null) return kubernetes;
         try {
-            return OffsetDateTime.parse(text).toInstant();
+            return OffsetDateTime.parse(value.toString().trim()).toInstant();
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(field + ": '" + value
                     + "' is not a timestamp: use RFC 3339, e.g. 2026-11-30T09:00:00Z");
         }
-    }
-
-    /**
-     * A timestamp in the one form the API server writes ({@code 2026-11-30T09:00:00Z}: whole seconds, UTC),
-     * read without the general parser, or null for any other text (which the general parser then reads or
-     * refuses). Every fact's creation time and conditions' transition times are read each cycle, and the
-     * general parser was 3% of the reconciler threads' samples while the operator converged.
-     */
-    private static Instant kubernetesTimestamp(String text) {
-        if (text.length() != 20 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
-                || text.charAt(13) != ':' || text.charAt(16) != ':' || text.charAt(19) != 'Z') {
-            return null;
-        }
-        int year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
-        int hour = digits(text, 11, 2), minute = digits(text, 14, 2), second = digits(text, 17, 2);
-        if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
-        try {
-            return java.time.LocalDateTime.of(year, month, day, hour, minute, second).toInstant(java.time.ZoneOffset.UTC);
-        } catch (java.time.DateTimeException e) {
-            return null; // out of range (a 13th month, a 30th of February): the general parser says why
-        }
-    }
-
-    /** The decimal number of {@code count} ASCII digits at {@code start}, or -1 when one is not a digit. */
-    private static int digits(String text, int start, int count) {
-        int number = 0;
-        for (int i = start; i < start + count; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') return -1;
-            number = number * 10 + (c - '0');
-        }
-        return number;
     }
 
     public static Duration asDuration(Object value, String field) {
@@ -163,45 +128,31 @@ public final class Values {
     @SuppressWarnings("unchecked")
     public static <T> T frozen(T value) {
         if (Frozen.is(value)) return value;
-        if (value instanceof Map<?, ?> map) return (T) frozenEntries(map);
-        if (value instanceof List<?> list) return (T) frozenItems(list);
-        return (T) frozenLeaf(value);
-    }
-
-    // The walkers below are split per type, with plain loops: one recursive method holding every case,
-    // with lambdas, was among the longest compilations of the JIT's second tier while the operator
-    // converged (docs/performance.md, "Where the operator's CPU goes").
-
-    private static Map<String, Object> frozenEntries(Map<?, ?> map) {
-        Map<String, Object> copy = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> entry : map.entrySet()) {
-            copy.put(String.valueOf(entry.getKey()), frozen(entry.getValue()));
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k), frozen(v)));
+            return (T) Frozen.map(copy);
         }
-        return Frozen.map(copy);
-    }
-
-    private static List<Object> frozenItems(List<?> list) {
-        List<Object> copy = new ArrayList<>(list.size());
-        for (Object item : list) copy.add(frozen(item));
-        return Frozen.list(copy);
-    }
-
-    private static Object frozenLeaf(Object value) {
-        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
-                || value instanceof Double || value instanceof java.math.BigInteger || value instanceof BigDecimal
-                || value instanceof Character) {
-            return value;
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            list.forEach(v -> copy.add(frozen(v)));
+            return (T) Frozen.list(copy);
         }
         if (value instanceof Date date) {
-            return date.toInstant().toString();
+            return (T) date.toInstant().toString();
         }
         // One type per kind of number, so that 3 from a YAML file, 3 from count() and 3 from
         // integer() are the same value in an action's form and never conflict with each other.
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return Long.valueOf(((Number) value).longValue());
+            return (T) Long.valueOf(((Number) value).longValue());
         }
         if (value instanceof Float f) {
-            return Double.valueOf(f.doubleValue());
+            return (T) Double.valueOf(f.doubleValue());
+        }
+        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
+                || value instanceof Double || value instanceof java.math.BigInteger || value instanceof BigDecimal
+                || value instanceof Character) {
+            return value;
         }
         throw new IllegalArgumentException("a " + value.getClass().getName() + " cannot be a value of an object, a status "
                 + "field or a template variable: use a string, a number, a boolean, a list or a map");
@@ -232,23 +183,17 @@ public final class Values {
 
     @SuppressWarnings("unchecked")
     private static <T> T thawedValue(Object value) {
-        if (value instanceof Map<?, ?> map) return (T) thawedEntries(map);
-        if (value instanceof List<?> list) return (T) thawedItems(list);
-        return (T) value;
-    }
-
-    private static Map<String, Object> thawedEntries(Map<?, ?> map) {
-        Map<String, Object> copy = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> entry : map.entrySet()) {
-            copy.put(String.valueOf(entry.getKey()), thawedValue(entry.getValue()));
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k), thawed(v)));
+            return (T) copy;
         }
-        return copy;
-    }
-
-    private static List<Object> thawedItems(List<?> list) {
-        List<Object> copy = new ArrayList<>(list.size());
-        for (Object item : list) copy.add(thawedValue(item));
-        return copy;
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            list.forEach(v -> copy.add(thawed(v)));
+            return (T) copy;
+        }
+        return (T) value;
     }
 
     /**
@@ -258,32 +203,24 @@ public final class Values {
      */
     public static boolean same(Object a, Object b) {
         if (a == b) return true;
-        if (a instanceof Number x && b instanceof Number y) return sameNumbers(x, y);
-        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) return sameEntries(x, y);
-        if (a instanceof List<?> x && b instanceof List<?> y) return sameItems(x, y);
+        if (a instanceof Number x && b instanceof Number y) return decimal(x).compareTo(decimal(y)) == 0;
+        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+            for (Map.Entry<?, ?> e : x.entrySet()) {
+                if (!same(e.getValue(), y.get(e.getKey()))) return false;
+            }
+            for (Map.Entry<?, ?> e : y.entrySet()) {
+                if (e.getValue() != null && !x.containsKey(e.getKey())) return false;
+            }
+            return true;
+        }
+        if (a instanceof List<?> x && b instanceof List<?> y) {
+            if (x.size() != y.size()) return false;
+            for (int i = 0; i < x.size(); i++) {
+                if (!same(x.get(i), y.get(i))) return false;
+            }
+            return true;
+        }
         return a != null && a.equals(b);
-    }
-
-    private static boolean sameNumbers(Number x, Number y) {
-        return decimal(x).compareTo(decimal(y)) == 0;
-    }
-
-    private static boolean sameEntries(Map<?, ?> x, Map<?, ?> y) {
-        for (Map.Entry<?, ?> e : x.entrySet()) {
-            if (!same(e.getValue(), y.get(e.getKey()))) return false;
-        }
-        for (Map.Entry<?, ?> e : y.entrySet()) {
-            if (e.getValue() != null && !x.containsKey(e.getKey())) return false;
-        }
-        return true;
-    }
-
-    private static boolean sameItems(List<?> x, List<?> y) {
-        if (x.size() != y.size()) return false;
-        for (int i = 0; i < x.size(); i++) {
-            if (!same(x.get(i), y.get(i))) return false;
-        }
-        return true;
     }
 
     /** A number as an exact decimal; NaN and infinities are not JSON numbers and are refused. */
