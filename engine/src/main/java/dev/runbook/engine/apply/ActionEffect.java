@@ -33,6 +33,19 @@ import java.util.Objects;
  * {@code creationTimestamp}) cannot be written through actions: values given for them are ignored,
  * and {@code kind}, {@code metadata.name} and {@code metadata.namespace} cannot be changed (nor
  * {@code apiVersion} removed).
+ *
+ * <p>The object afterwards is built by copying only what the action writes: the object's top-level
+ * map, and the maps and lists on the way to the field written ({@code status} and the field below it,
+ * the condition and the list of conditions, {@code metadata} and its labels, annotations or
+ * finalizers); {@code apply} and {@code mergePatch}, which may write anywhere, copy the whole object
+ * once. Everything else is shared with the object given, so that projecting a cycle's status actions
+ * on its primary, one after the other, copies a few small maps per action, not the whole primary
+ * twice; and comparing the object before and after (for {@link Outcome#NONE}) stops at every value
+ * they share ({@link Json#same} compares a value with itself at once). Hence the contract: the object
+ * given is never changed, and neither it nor the object returned may be changed in place by the
+ * caller while the other is in use; read them, or copy them ({@link Json#copy}) to build on them.
+ * The operator reads both (the cached object is frozen), and the simulated cluster copies what it
+ * stores and what it hands out.
  */
 public final class ActionEffect {
     private ActionEffect() {}
@@ -40,11 +53,15 @@ public final class ActionEffect {
     /**
      * The effect of {@code action} on {@code current}.
      *
-     * @param current the target as it is now, or null when it does not exist; it is not modified
+     * @param current the target as it is now, or null when it does not exist; it is not modified. It
+     *                should hold only JSON values (as objects from the API server and the simulated
+     *                cluster do): apart from {@code apply} and {@code mergePatch}, which copy it whole,
+     *                its values outside what the action writes are neither checked nor normalised
      * @param now     the time a condition's {@code lastTransitionTime} is taken from
-     * @return the outcome and the object afterwards (a copy, holding only JSON values); the object is
-     *         null when the action deletes it or it stays absent. An {@code event} changes no object:
-     *         its outcome is CREATED (the event) and the object is unchanged.
+     * @return the outcome and the object afterwards, sharing with {@code current} what the action did
+     *         not write (see the class comment); {@code current} itself when the outcome is NONE. The
+     *         object is null when the action deletes it or it stays absent. An {@code event} changes no
+     *         object: its outcome is CREATED (the event) and the object is {@code current}.
      * @throws MissingObjectException   when a mergePatch, setStatus, setCondition, label or annotate
      *                                  names an object that does not exist, or {@code current} is another
      *                                  object than the action's target
@@ -55,7 +72,7 @@ public final class ActionEffect {
      */
     public static Change on(Map<String, Object> current, Action action, Instant now) {
         requireKnown(action);
-        Map<String, Object> existing = current == null ? null : Json.copyMap(current, "object");
+        Map<String, Object> existing = current;
         if (existing != null) requireTarget(action, existing);
         if (action instanceof Apply apply) return apply(apply, existing);
         if (action instanceof Delete) return existing == null ? new Change(Outcome.NONE, null) : new Change(Outcome.DELETED, null);
@@ -159,32 +176,35 @@ public final class ActionEffect {
         });
     }
 
+    /** Copies the object's top level, {@code status} and the maps and lists on the path; shares the rest. */
     private static Change setStatus(SetStatus action, Map<String, Object> existing) {
-        Map<String, Object> changed = Json.copyMap(existing, "object");
-        Map<String, Object> status = Json.child(changed, "status", action.getTarget() + " status");
+        Map<String, Object> changed = Json.shallowCopy(existing);
+        Map<String, Object> status = Json.childCopy(changed, "status", action.getTarget() + " status");
         Object value = Json.copy(action.getValue(), "setStatus.value");
         Json.write(status, ObjectPath.steps(action.getPath()), value, action.identity());
-        if (status.isEmpty() && !existing.containsKey("status")) changed.remove("status");
-        return replace(action, existing, changed);
+        if (status.isEmpty() && existing.get("status") == null) changed.remove("status");
+        // Written below status only: the metadata is existing's own, identity and server fields as they were.
+        return compared(existing, changed);
     }
 
     @SuppressWarnings("unchecked")
     private static Change setCondition(SetCondition action, Map<String, Object> existing, Instant now) {
-        Map<String, Object> changed = Json.copyMap(existing, "object");
-        Map<String, Object> status = Json.child(changed, "status", action.getTarget() + " status");
+        // The top level, status, the list of conditions and the one condition written are copied.
+        Map<String, Object> changed = Json.shallowCopy(existing);
+        Map<String, Object> status = Json.childCopy(changed, "status", action.getTarget() + " status");
         Object conditionsValue = status.get("conditions");
         if (conditionsValue != null && !(conditionsValue instanceof List<?>)) {
             throw new IllegalStateException(action.identity() + ": status.conditions of " + action.getTarget()
                     + " is a " + conditionsValue.getClass().getSimpleName() + ", not a list");
         }
-        List<Object> conditions = conditionsValue == null ? new ArrayList<>() : (List<Object>) conditionsValue;
+        List<Object> conditions = conditionsValue == null ? new ArrayList<>() : new ArrayList<>((List<Object>) conditionsValue);
         status.put("conditions", conditions);
         String at = Objects.requireNonNull(now, "now").toString();
         Map<String, Object> condition = null;
-        for (Object item : conditions) {
-            if (item instanceof Map<?, ?> map && action.getConditionType().equals(map.get("type"))) {
-                condition = (Map<String, Object>) map;
-                break;
+        for (int i = 0; i < conditions.size() && condition == null; i++) {
+            if (conditions.get(i) instanceof Map<?, ?> map && action.getConditionType().equals(map.get("type"))) {
+                condition = Json.shallowCopy(map);
+                conditions.set(i, condition);
             }
         }
         if (condition == null) {
@@ -203,7 +223,8 @@ public final class ActionEffect {
             condition.put("reason", action.getReason());
             condition.put("message", action.getMessage());
         }
-        return replace(action, existing, changed);
+        // Written below status only: the metadata is existing's own, identity and server fields as they were.
+        return compared(existing, changed);
     }
 
     /** The finalizer comes off {@code metadata.finalizers} (the list goes when it is empty). */
@@ -211,8 +232,8 @@ public final class ActionEffect {
         if (action.getFinalizer() == null) {
             throw new IllegalArgumentException(action.identity() + ": the engine names the finalizer before it is applied");
         }
-        Map<String, Object> changed = Json.copyMap(existing, "object");
-        Map<String, Object> metadata = Json.child(changed, "metadata", action.getTarget() + " metadata");
+        Map<String, Object> changed = Json.shallowCopy(existing);
+        Map<String, Object> metadata = Json.childCopy(changed, "metadata", action.getTarget() + " metadata");
         if (metadata.get("finalizers") instanceof List<?> finalizers) {
             List<Object> kept = new java.util.ArrayList<>(finalizers);
             kept.remove(action.getFinalizer());
@@ -222,17 +243,24 @@ public final class ActionEffect {
     }
 
     private static Change setMetadataEntry(SetMetadataEntry action, Map<String, Object> existing) {
-        Map<String, Object> changed = Json.copyMap(existing, "object");
-        Map<String, Object> metadata = Json.child(changed, "metadata", action.getTarget() + " metadata");
-        Map<String, Object> entries = Json.child(metadata, action.getField(), action.getTarget() + " metadata." + action.getField());
+        Map<String, Object> changed = Json.shallowCopy(existing);
+        Map<String, Object> metadata = Json.childCopy(changed, "metadata", action.getTarget() + " metadata");
+        Map<String, Object> entries = Json.childCopy(metadata, action.getField(), action.getTarget() + " metadata." + action.getField());
         if (action.getValue() == null) entries.remove(action.getKey()); else entries.put(action.getKey(), action.getValue());
         if (entries.isEmpty()) metadata.remove(action.getField());
         return replace(action, existing, changed);
     }
 
-    /** {@code changed} when it differs from {@code existing}: UPDATED, else NONE with the object as it was. */
+    /**
+     * {@code changed} when it differs from {@code existing}: UPDATED, else NONE with {@code existing}.
+     * {@code changed}'s metadata must be its own (copied), as the server fields are put back in it.
+     */
     private static Change replace(Action action, Map<String, Object> existing, Map<String, Object> changed) {
         keepIdentityAndServerFields(action, existing, changed);
+        return compared(existing, changed);
+    }
+
+    private static Change compared(Map<String, Object> existing, Map<String, Object> changed) {
         if (Json.same(changed, existing)) return new Change(Outcome.NONE, existing);
         return new Change(Outcome.UPDATED, changed);
     }

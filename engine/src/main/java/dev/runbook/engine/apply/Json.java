@@ -126,6 +126,19 @@ public final class Json {
         }
     }
 
+    /**
+     * The map under {@code key} as the caller's own: a shallow copy of it (without its null entries,
+     * as {@link #copy} leaves them out) put in its place, or a new map when absent. What the copy holds
+     * is shared with the map it was copied from; only the copy itself may be changed.
+     *
+     * @throws IllegalStateException when the value under {@code key} is not a map
+     */
+    public static Map<String, Object> childCopy(Map<String, Object> parent, String key, String where) {
+        Map<String, Object> copy = shallowCopy(child(parent, key, where));
+        parent.put(key, copy);
+        return copy;
+    }
+
     /** The map under {@code key}, created when absent. */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> child(Map<String, Object> parent, String key, String where) {
@@ -152,7 +165,12 @@ public final class Json {
         return value == null ? null : value.toString();
     }
 
-    /** Writes {@code value} at {@code steps} below {@code root}, creating maps on the way; null removes. */
+    /**
+     * Writes {@code value} at {@code steps} below {@code root}, creating maps on the way; null removes.
+     * {@code root} is the caller's own and is changed in place; each map and list below it that the
+     * path goes through is first replaced in its parent by a shallow copy, so that what {@code root}
+     * shares with another object (the one it was copied from) is never changed.
+     */
     @SuppressWarnings("unchecked")
     public static void write(Map<String, Object> root, List<String> steps, Object value, String what) {
         Object level = root;
@@ -172,6 +190,8 @@ public final class Json {
                 if (items.get(index) == null) {
                     if (value == null) return;
                     items.set(index, new LinkedHashMap<String, Object>());
+                } else {
+                    items.set(index, containerCopy(items.get(index)));
                 }
                 level = items.get(index);
             } else {
@@ -189,9 +209,31 @@ public final class Json {
                 if (next == null && !steps.get(i + 1).startsWith("[")) {
                     next = new LinkedHashMap<String, Object>();
                     fields.put(step, next);
+                } else if (next != null) {
+                    next = containerCopy(next);
+                    fields.put(step, next);
                 }
                 level = next;
             }
         }
+    }
+
+    /** A map or list copied one level deep, to be written in; any other value as it is. */
+    private static Object containerCopy(Object value) {
+        if (value instanceof Map<?, ?> map) return shallowCopy(map);
+        if (value instanceof List<?> list) return new ArrayList<>(list);
+        return value;
+    }
+
+    /**
+     * The map's entries in a new, modifiable map, keys as strings, without the entries holding null:
+     * {@link #copy}'s rule one level deep. The values are the map's own, shared, not copied.
+     */
+    public static Map<String, Object> shallowCopy(Map<?, ?> map) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        map.forEach((k, v) -> {
+            if (v != null) copy.put(String.valueOf(k), v);
+        });
+        return copy;
     }
 }

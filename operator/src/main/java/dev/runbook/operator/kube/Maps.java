@@ -59,7 +59,9 @@ public final class Maps {
         for (Map.Entry<String, ?> entry : now.entrySet()) {
             Object old = was.get(entry.getKey());
             Object value = entry.getValue();
-            if (value == null) {
+            if (value == old) {
+                // The very same value (a status projected by ActionEffect shares what it did not write): no change.
+            } else if (value == null) {
                 if (old != null) patch.put(entry.getKey(), null);
             } else if (value instanceof Map<?, ?> map && old instanceof Map<?, ?> oldMap) {
                 Map<String, Object> inner = diff((Map<String, ?>) oldMap, (Map<String, ?>) map);

@@ -32,6 +32,18 @@ class MapsTest {
     }
 
     @Test
+    void aValueBothSidesShareIsNotWalked() {
+        Map<String, Object> shared = new java.util.AbstractMap<>() {
+            @Override
+            public java.util.Set<Entry<String, Object>> entrySet() {
+                throw new AssertionError("a value both sides hold was walked");
+            }
+        };
+        assertThat(Maps.diff(Map.of("spec", shared, "phase", "Healthy"), Map.of("spec", shared, "phase", "Degraded")))
+                .isEqualTo(Map.of("phase", "Degraded"));
+    }
+
+    @Test
     void aMapReplacingAValueIsSentWhole() {
         assertThat(Maps.diff(Map.of("a", "text"), Map.of("a", Map.of("b", 1)))).isEqualTo(Map.of("a", Map.of("b", 1)));
     }
