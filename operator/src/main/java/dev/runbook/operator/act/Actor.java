@@ -148,7 +148,7 @@ public final class Actor {
         Optional<Map<String, Object>> before = known.isPresent() || cached.covers(apply.getTarget()) ? known
                 : api.get(apply.getTarget());
         Map<String, Object> after = api.serverSideApply(desired, fieldManager);
-        cached.written(apply.getTarget(), after);
+        cached.written(apply.getTarget(), before.orElse(null), after);
         return before.isEmpty() ? Outcome.CREATED : compare(before.get(), after);
     }
 
@@ -186,7 +186,7 @@ public final class Actor {
                 Map<String, Object> after = status
                         ? api.mergePatchStatus(target, patch, fieldManager)
                         : api.mergePatch(target, patch, fieldManager);
-                cached.written(target, after);
+                cached.written(target, before, after);
                 return compare(before, after);
             } catch (KubernetesClientException e) {
                 if (e.getCode() == ErrorMapping.CONFLICT) cached.stale(target);

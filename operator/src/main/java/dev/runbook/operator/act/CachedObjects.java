@@ -64,11 +64,14 @@ public final class CachedObjects {
     /**
      * The object as a write of this cycle returned it: newer than the cache. The informers are told
      * too ({@link InformerCaches#written}), so that the next cycles see it before the watch delivers it.
+     *
+     * @param before the object the write was computed from, as read before it was sent; null for a
+     *               create. Not looked up again here: by the time the answer comes, the informer may hold
+     *               a newer version than the write's (its watch delivered the write and later changes
+     *               first), and a write said to replace that one would put the older object back.
      */
-    public void written(ObjectRef ref, Map<String, Object> object) {
+    public void written(ObjectRef ref, Map<String, Object> before, Map<String, Object> object) {
         if (object != null) {
-            // What the write replaced; unknown after a conflict, which the informers then treat as no object.
-            Map<String, Object> before = stale.contains(ref) ? null : get(ref).orElse(null);
             informers.written(ref, before, object);
             byRef.put(ref, object);
             stale.remove(ref);

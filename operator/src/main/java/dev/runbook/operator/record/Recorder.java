@@ -117,7 +117,7 @@ public final class Recorder {
             try {
                 Map<String, Object> stored = api.mergePatchStatus(ref, patch, fieldManager);
                 conditionGenerations.learn(diff, stored);
-                cached.written(ref, stored);
+                cached.written(ref, current.get(), stored);
                 written.wrote(ref, Maps.resourceVersion(current.get()), stored);
                 return current;
             } catch (KubernetesClientException e) {

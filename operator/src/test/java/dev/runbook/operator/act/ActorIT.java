@@ -165,6 +165,32 @@ class ActorIT {
     }
 
     @Test
+    void aWriteIsToldWithTheVersionItWasComputedFromNotWithWhatTheInformerHoldsWhenTheAnswerComes() {
+        List<String> toldBefore = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+        // The informer holds no ConfigMap when the cycle decides to create it; by the time the API server's
+        // answer is handed over, its watch has delivered the create and a later change by someone else.
+        Map<String, Object> newer = Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "shop-config", "namespace", namespace, "resourceVersion", "999999999"));
+        InformerCaches watchAhead = new InformerCaches() {
+            @Override public boolean covers(dev.runbook.rules.fact.ObjectRef ref) { return ref.getKind().equals("ConfigMap"); }
+            @Override public java.util.Optional<Map<String, Object>> get(dev.runbook.rules.fact.ObjectRef ref) {
+                return looks.getAndIncrement() == 0 ? java.util.Optional.empty() : java.util.Optional.of(newer);
+            }
+            @Override public void written(dev.runbook.rules.fact.ObjectRef ref, Map<String, Object> before, Map<String, Object> after) {
+                toldBefore.add(before == null ? "nothing" : dev.runbook.operator.kube.Maps.resourceVersion(before));
+            }
+        };
+
+        ActResult result = actor.act(List.of(new PlannedAction(Actions.apply(config("hi")), List.of("Config"))), app,
+                CachedObjects.of(new Observation(app, List.of(), T1), watchAhead), T1);
+
+        assertThat(result.applied()).singleElement().satisfies(a -> assertThat(a.outcome()).isEqualTo(Outcome.CREATED));
+        // Told it replaced the newer version, an informer would hand out the older object it answered with.
+        assertThat(toldBefore).as("a create, whatever the informer holds by now").containsExactly("nothing");
+    }
+
+    @Test
     void anUnchangedApplyIsNotSentNorReportedWhenAnotherWriterMovedTheObjectSinceItWasCached() {
         CountingClient counting = new CountingClient(cluster);
         try (KubernetesClient client = counting.client()) {
