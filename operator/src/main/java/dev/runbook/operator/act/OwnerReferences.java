@@ -20,6 +20,8 @@ public final class OwnerReferences {
     /**
      * The object with a controller reference to the primary added, unless it already names the primary
      * (by uid) or is not in the primary's namespace, or is the primary itself. The object is not changed.
+     * Only the maps on the way to the owner references are new: the rest (the spec, most of the object)
+     * is shared with {@code object}, not copied, as this runs for every applied object of every cycle.
      */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> withOwner(Map<String, Object> object, ObjectRef target, Primary primary) {
@@ -28,14 +30,17 @@ public final class OwnerReferences {
                 || (target.getKind().equals(primary.getKind()) && target.getName().equals(primary.getName()))) {
             return object;
         }
-        Map<String, Object> copy = dev.runbook.operator.kube.Maps.copy(object);
-        Map<String, Object> metadata = (Map<String, Object>) copy.computeIfAbsent("metadata", k -> new LinkedHashMap<>());
-        List<Object> owners = metadata.get("ownerReferences") instanceof List<?> list ? new ArrayList<>(list) : new ArrayList<>();
-        for (Object owner : owners) {
+        Map<String, Object> metadata = object.get("metadata") == null ? Map.of() : (Map<String, Object>) object.get("metadata");
+        List<?> existing = metadata.get("ownerReferences") instanceof List<?> list ? list : List.of();
+        for (Object owner : existing) {
             if (owner instanceof Map<?, ?> map && primary.getUid().equals(map.get("uid"))) return object;
         }
+        List<Object> owners = new ArrayList<>(existing);
         owners.add(of(primary));
-        metadata.put("ownerReferences", owners);
+        Map<String, Object> withOwners = new LinkedHashMap<>(metadata);
+        withOwners.put("ownerReferences", owners);
+        Map<String, Object> copy = new LinkedHashMap<>(object);
+        copy.put("metadata", withOwners);
         return copy;
     }
 

@@ -163,9 +163,10 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
                         .sorted(Comparator.comparing((GenericKubernetesResource o) -> o.getMetadata().getName()))
                         .toList();
             }
-            observed.add(objects.stream().map(api::toMap).toList());
+            // Frozen as read: the facts take these maps without copying them (Values.frozenInPlace).
+            observed.add(objects.stream().map(api::toFrozenMap).toList());
         }
-        return cycle.run(api.toMap(resource), observed, new SecondaryCaches<>(secondaries, namespaces, context, api, trimmed));
+        return cycle.run(api.toFrozenMap(resource), observed, new SecondaryCaches<>(secondaries, namespaces, context, api, trimmed));
     }
 
     /** The position of the first secondary kind a reference mapping's objects are named by (declared before it). */

@@ -2,6 +2,7 @@ package dev.runbook.operator.kube;
 
 import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.rules.fact.ObjectRef;
+import dev.runbook.rules.fact.Values;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.APIResourceList;
@@ -192,6 +193,15 @@ public final class KubeApi {
         if (object instanceof CompactResource compact) return compact.toMap(client.getKubernetesSerialization());
         Map<String, Object> map = client.getKubernetesSerialization().convertValue(object, LinkedHashMap.class);
         return map;
+    }
+
+    /**
+     * As {@link #toMap}, made deeply unmodifiable in place ({@link Values#frozenInPlace}): what the observe
+     * phase reads from the caches. The maps are new on every call and no one else holds them, so the facts
+     * take them as they are instead of copying each cached object once more to freeze it.
+     */
+    public Map<String, Object> toFrozenMap(HasMetadata object) {
+        return Values.frozenInPlace(toMap(object));
     }
 
     /** {@code object} as a generic resource, as the client reads it. */

@@ -61,7 +61,7 @@ class CompactApplyCheckTest {
         return out;
     }
 
-    private static Map<String, Object> desired(Map<String, Object> cached) {
+    static Map<String, Object> desired(Map<String, Object> cached) {
         Map<String, Object> desired = project(cached, ownFields(cached));
         desired.put("apiVersion", cached.get("apiVersion"));
         desired.put("kind", cached.get("kind"));

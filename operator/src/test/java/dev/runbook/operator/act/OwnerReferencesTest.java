@@ -29,6 +29,35 @@ class OwnerReferencesTest {
     }
 
     @Test
+    void theObjectIsNotChangedAndOnlyTheWayToItsOwnerReferencesIsNew() {
+        Map<String, Object> spec = Map.of("replicas", 3L, "template", Map.of("spec", Map.of()));
+        Map<String, Object> object = dev.runbook.rules.fact.Values.frozenMap(Map.of("apiVersion", "apps/v1", "kind", "StatefulSet",
+                "metadata", Map.of("name", "pg", "namespace", "demo", "labels", Map.of("app", "pg")), "spec", spec));
+
+        Map<String, Object> owned = OwnerReferences.withOwner(object, ObjectRef.of("apps/v1", "StatefulSet", "demo", "pg"), APP);
+
+        assertThat((Map<String, Object>) object.get("metadata")).doesNotContainKey("ownerReferences");
+        assertThat(owned.keySet()).containsExactlyElementsOf(object.keySet());
+        assertThat(owned.get("spec")).as("shared, not copied").isSameAs(object.get("spec"));
+        Map<String, Object> metadata = (Map<String, Object>) owned.get("metadata");
+        assertThat(metadata.get("labels")).isSameAs(((Map<String, Object>) object.get("metadata")).get("labels"));
+        List<String> keys = new java.util.ArrayList<>(((Map<String, Object>) object.get("metadata")).keySet());
+        keys.add("ownerReferences");
+        assertThat(new java.util.ArrayList<>(metadata.keySet())).containsExactlyElementsOf(keys);
+        assertThat(owned).isEqualTo(withOwnerDeepCopied(object));
+        assertThat(owned.toString()).isEqualTo(withOwnerDeepCopied(object).toString());
+    }
+
+    /** The object with the owner reference added to a deep copy, as it was built before. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withOwnerDeepCopied(Map<String, Object> object) {
+        Map<String, Object> copy = dev.runbook.rules.fact.Values.thawed(object);
+        Map<String, Object> metadata = (Map<String, Object>) copy.get("metadata");
+        metadata.put("ownerReferences", List.of(OwnerReferences.of(APP)));
+        return copy;
+    }
+
+    @Test
     void otherOwnersAreKeptAndTheReferenceIsNotAddedTwice() {
         Map<String, Object> other = Map.of("apiVersion", "v1", "kind", "Other", "name", "o", "uid", "u-9");
         Map<String, Object> owned = OwnerReferences.withOwner(configMap("demo", Map.of("ownerReferences", List.of(other))),

@@ -83,6 +83,36 @@ class CompactResourceTest {
                 .containsExactlyElementsOf(fromWhole.secondaries().stream().map(r -> r.getObject().toString()).toList());
     }
 
+    /**
+     * What the observe phase reads (KubeApi.toFrozenMap) becomes a fact without a second copy, and no
+     * rule can change it, nor the cached object through it: the next cycle reads the same object back.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aCachedObjectBecomesAFactWithoutACopyAndCannotBeChangedThroughIt() {
+        CompactResource compact = CompactResource.of(cached("statefulset")).orElseThrow();
+        try (var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build()).build()) {
+            KubeApi api = new KubeApi(client);
+
+            Map<String, Object> read = api.toFrozenMap(compact);
+            var fact = new dev.runbook.rules.fact.Resource(read);
+
+            assertThat(fact.getObject()).as("the fact holds the maps read, not a copy").isSameAs(read);
+            assertThat(fact.getObject().toString())
+                    .isEqualTo(new dev.runbook.rules.fact.Resource(whole(cached("statefulset"))).getObject().toString());
+            Map<String, Object> spec = fact.map("spec");
+            Map<String, Object> managed = (Map<String, Object>) fact.list("metadata.managedFields").get(0);
+            assertThatThrownBy(() -> fact.getObject().put("spec", Map.of())).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> spec.put("replicas", 9)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> fact.map("spec.template.metadata.labels").clear()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> fact.list("spec.template.spec.containers").remove(0)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> managed.put("manager", "x")).isInstanceOf(UnsupportedOperationException.class);
+            assertThat(api.toMap(compact)).as("the cache reads back as it was").isEqualTo(whole(cached("statefulset")));
+            assertThat(api.toFrozenMap(compact)).as("a new object every read").isNotSameAs(read).isEqualTo(read);
+        }
+    }
+
     @Test
     void theTypedMetadataLeavesOutTheManagedFieldsWhichReadBackAfterTheLabels() {
         GenericKubernetesResource object = cached("statefulset");

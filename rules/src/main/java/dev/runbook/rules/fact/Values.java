@@ -168,6 +168,42 @@ public final class Values {
         return Frozen.map(built);
     }
 
+    /**
+     * {@code built} made deeply unmodifiable in place: every map and list in it wrapped, its leaves
+     * turned into the types {@link #frozen} keeps, nothing copied but a map or list of a class that
+     * cannot be changed in place. For a whole object the caller has just built and gives up, down to
+     * its last list (nothing else may hold any part of it): an object read back from an informer's
+     * compact cache, once per cycle, becomes a fact without being copied a second time.
+     *
+     * @throws IllegalArgumentException for a value {@link #frozen} refuses
+     */
+    public static Map<String, Object> frozenInPlace(Map<String, Object> built) {
+        return frozenInPlaceValue(built);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T frozenInPlaceValue(Object value) {
+        // The JDK's own modifiable classes only, as JSON and YAML parsers make them: a subclass may
+        // refuse a change or keep a copy, and is copied by frozen() as any other map or list.
+        Class<?> type = value == null ? null : value.getClass();
+        if (type == LinkedHashMap.class || type == java.util.HashMap.class) {
+            Map<Object, Object> map = (Map<Object, Object>) value;
+            for (Map.Entry<Object, Object> entry : map.entrySet()) {
+                if (!(entry.getKey() instanceof String)) return (T) frozen(map); // keys become strings: a copy
+                entry.setValue(frozenInPlaceValue(entry.getValue()));
+            }
+            return (T) Frozen.map((Map<String, Object>) value);
+        }
+        if (type == ArrayList.class) {
+            List<Object> list = (List<Object>) value;
+            for (int i = 0; i < list.size(); i++) {
+                list.set(i, frozenInPlaceValue(list.get(i)));
+            }
+            return (T) Frozen.list(list);
+        }
+        return (T) frozen(value);
+    }
+
     /** A deep, unmodifiable copy of a map with string keys. */
     public static Map<String, Object> frozenMap(Map<String, ?> map) {
         @SuppressWarnings("unchecked")

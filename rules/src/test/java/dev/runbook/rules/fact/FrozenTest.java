@@ -69,6 +69,52 @@ class FrozenTest {
         assertThat(copy).isEqualTo(Map.of("inner", Map.of("a", 1L)));
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void frozenInPlaceIsWhatAFrozenCopyWouldBeWithoutTheCopy() {
+        Map<String, Object> built = object();
+        Map<String, Object> inPlace = Values.frozenInPlace(built);
+
+        Map<String, Object> copied = Values.frozenMap(object());
+        assertThat(inPlace).isEqualTo(copied).hasSameHashCodeAs(copied);
+        assertThat(inPlace.toString()).isEqualTo(copied.toString());
+        assertThat(((Map<?, ?>) inPlace.get("spec")).get("ports")).isEqualTo(List.of(5432L, 8000L));
+        // the maps built are the ones the frozen views show: their leaves were turned in place
+        assertThat(((Map<?, ?>) built.get("spec")).get("replicas")).isEqualTo(3L);
+        assertThat(((Map<?, ?>) built.get("spec")).get("ports")).isInstanceOf(List.class).isNotInstanceOf(ArrayList.class);
+        // and freezing it again, as a fact does, copies nothing either
+        assertThat(Values.frozenMap(inPlace)).isSameAs(inPlace);
+        assertThat(Values.frozen(inPlace.get("metadata"))).isSameAs(inPlace.get("metadata"));
+
+        Map<String, Object> metadata = (Map<String, Object>) inPlace.get("metadata");
+        List<Object> ports = (List<Object>) ((Map<String, Object>) inPlace.get("spec")).get("ports");
+        assertThatThrownBy(() -> inPlace.put("status", Map.of())).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> metadata.remove("name")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((Map<String, Object>) metadata.get("labels")).put("a", "b"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ports.set(0, 1L)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void frozenInPlaceCopiesWhatItCannotFreezeInPlace() {
+        // Another class of map or list (which may refuse a change, or be held elsewhere), or keys that are not strings.
+        Map<String, Object> inner = new LinkedHashMap<>(Map.of("a", 1));
+        Map<Object, Object> numbered = new LinkedHashMap<>(Map.of(1, "one"));
+        Map<String, Object> built = new LinkedHashMap<>();
+        built.put("view", Collections.unmodifiableMap(Map.of("inner", inner)));
+        built.put("list", List.of(1, 2));
+        built.put("numbered", numbered);
+
+        Map<String, Object> frozen = Values.frozenInPlace(built);
+
+        inner.put("a", 2);
+        assertThat(frozen).isEqualTo(Map.of("view", Map.of("inner", Map.of("a", 1L)), "list", List.of(1L, 2L),
+                "numbered", Map.of("1", "one")));
+        assertThat(numbered).as("not changed: copied").containsEntry(1, "one");
+        assertThatThrownBy(() -> Values.frozenInPlace(new LinkedHashMap<>(Map.of("x", new Object()))))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     /**
      * Conditions and templates read an object's values, parameters and a template's variables
      * without knowing their type, and the engine checks what MVEL may call on them against the

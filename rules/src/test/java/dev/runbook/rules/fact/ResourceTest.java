@@ -504,6 +504,26 @@ class ResourceTest {
 
     // ---- immutability --------------------------------------------------------------------
     @Test
+    @SuppressWarnings("unchecked")
+    void anObjectFrozenInPlaceIsTakenAsItIsAndStillCannotBeChanged() {
+        Map<String, Object> built = new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "Pod",
+                "metadata", new LinkedHashMap<>(Map.of("name", "pg-1", "labels", new LinkedHashMap<>(Map.of("a", "b")))),
+                "spec", new LinkedHashMap<>(Map.of("containers", new ArrayList<>(List.of(
+                        new LinkedHashMap<>(Map.of("name", "pg"))))))));
+        Map<String, Object> frozen = Values.frozenInPlace(built);
+
+        Resource pod = new Resource(frozen);
+
+        assertThat(pod.getObject()).as("not copied again").isSameAs(frozen);
+        assertThatThrownBy(() -> pod.getObject().put("kind", "Service")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> pod.map("metadata.labels").put("c", "d")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> pod.list("spec.containers").add("x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((Map<String, Object>) pod.list("spec.containers").get(0)).put("image", "x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(pod.getLabels()).containsExactly(Map.entry("a", "b"));
+    }
+
+    @Test
     void getObjectCannotBeChangedAtAnyDepth() {
         Resource pod = resource(POD);
         Map<String, Object> object = pod.getObject();
