@@ -3,6 +3,7 @@ package dev.runbook.operator.cli;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.compile.CompiledBundleCache;
 import dev.runbook.engine.policy.Policy;
+import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
@@ -89,6 +90,11 @@ final class RunCommand implements Callable<Integer> {
                     + "(default: runbook-operator-webhook.<operator namespace>.svc).")
     List<String> webhookNames = new ArrayList<>();
 
+    @Option(names = "--reconcile-threads", paramLabel = "N",
+            description = "How many cycles each bundle's controller runs at once (default: 4 per processor the JVM may "
+                    + "use, at least 4: ${DEFAULT-VALUE} here).")
+    int reconcileThreads = ReconcileThreads.byDefault();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -104,6 +110,11 @@ final class RunCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         if (bundles.isEmpty() && !bundleConfigMaps) {
             err.println("runbook: give at least one --bundle DIR, or --bundle-configmaps to run the bundles shipped as ConfigMaps");
+            return RunbookCommand.BAD_INPUT;
+        }
+        String threadsProblem = ReconcileThreads.problem(reconcileThreads);
+        if (threadsProblem != null) {
+            err.println("runbook: --reconcile-threads " + reconcileThreads + ": " + threadsProblem);
             return RunbookCommand.BAD_INPUT;
         }
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
@@ -131,7 +142,7 @@ final class RunCommand implements Callable<Integer> {
                         bundleConfigMaps ? home : null,
                         leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
-                        policy.reserving(home), new OperatorRuntime.Presence(home, identity));
+                        policy.reserving(home), new OperatorRuntime.Presence(home, identity), reconcileThreads);
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady);

@@ -59,6 +59,7 @@ public final class RunbookOperator implements AutoCloseable {
     private final Policy policy;
     private final Clock clock;
     private final CycleListener listener;
+    private final int reconcileThreads;
     private final PrimaryClasses primaryClasses = new PrimaryClasses();
     private final Map<String, Controller> controllers = new LinkedHashMap<>();
     private boolean started;
@@ -94,6 +95,17 @@ public final class RunbookOperator implements AutoCloseable {
      */
     public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
                            CycleListener listener, Policy policy) {
+        this(client, bundles, namespaces, clock, listener, policy, ReconcileThreads.byDefault());
+    }
+
+    /**
+     * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
+     */
+    public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
+                           CycleListener listener, Policy policy, int reconcileThreads) {
+        String problem = ReconcileThreads.problem(reconcileThreads);
+        if (problem != null) throw new IllegalArgumentException("reconcile threads " + reconcileThreads + ": " + problem);
+        this.reconcileThreads = reconcileThreads;
         this.policy = policy;
         this.client = client;
         this.api = new KubeApi(client);
@@ -343,7 +355,8 @@ public final class RunbookOperator implements AutoCloseable {
         Operator operator = new Operator(o -> o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
                 .withMetrics(listener.controllerMetrics(spec.name()))
-                .withUseSSAToPatchPrimaryResource(false));
+                .withUseSSAToPatchPrimaryResource(false)
+                .withConcurrentReconciliationThreads(reconcileThreads));
         try {
             RunbookReconciler<?> reconciler = register(operator, primaryClass, active);
             operator.start();

@@ -3,6 +3,7 @@ package dev.runbook.operator.runtime;
 import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.policy.Policy;
+import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.record.CycleReport;
@@ -53,9 +54,16 @@ public final class OperatorRuntime implements AutoCloseable {
      * @param leaderElection   the Lease to hold before acting; null to act at once
      * @param policy           what the administrator lets each bundle touch (docs/security.md)
      * @param presence         where an acting operator announces itself, to detect a second one; null for none
+     * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
      */
     public record Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
-                           Lease leaderElection, Policy policy, Presence presence) {
+                           Lease leaderElection, Policy policy, Presence presence, int reconcileThreads) {
+        /** With {@link ReconcileThreads#byDefault()} threads per controller. */
+        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
+                        Lease leaderElection, Policy policy, Presence presence) {
+            this(bundles, namespaces, bundleNamespace, leaderElection, policy, presence, ReconcileThreads.byDefault());
+        }
+
         /** Under {@link Policy#DEFAULT}, keeping no presence Lease. */
         public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
             this(bundles, namespaces, bundleNamespace, leaderElection, Policy.DEFAULT, null);
@@ -172,7 +180,7 @@ public final class OperatorRuntime implements AutoCloseable {
         Map<String, CompiledBundle> accepted = new LinkedHashMap<>();
         restored.forEach(r -> accepted.put(r.source(), r.bundle()));
         RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
-                settings.policy());
+                settings.policy(), settings.reconcileThreads());
         starting.start(accepted);
         operator = starting;
         for (CompiledBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);

@@ -6,6 +6,8 @@ import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.record.CycleReport;
@@ -32,10 +34,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static dev.runbook.operator.testkit.Objects.at;
 import static dev.runbook.operator.testkit.Objects.condition;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -251,6 +255,40 @@ class WebAppOperatorIT {
      * Waits until a cycle found nothing left to change (its report says so: {@code status.lastCycle}
      * keeps the last cycle that changed something) and the condition is True.
      */
+    @Test
+    void theReconcileThreadsAreTheThreadsThatRunCycles() {
+        operator.close();
+        Set<Long> threads = ConcurrentHashMap.newKeySet();
+        CycleListener recordingThreads = (primary, report) -> {
+            threads.add(Thread.currentThread().getId());
+            cycles.cycleRecorded(primary, report);
+        };
+        List<String> apps = List.of("a", "b", "c", "d");
+
+        // One thread: four WebApps created at once still converge, every cycle on that one thread.
+        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), recordingThreads,
+                Policy.DEFAULT, 1);
+        operator.start();
+        apps.forEach(name -> create(name, Map.of("greeting", name), Map.of()));
+        apps.forEach(this::awaitConverged);
+        assertThat(threads).hasSize(1);
+
+        // Three: the four primaries' first cycles after a start are handed to three threads.
+        operator.close();
+        threads.clear();
+        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), recordingThreads,
+                Policy.DEFAULT, 3);
+        operator.start();
+        await().atMost(TestCluster.CONVERGE).until(() -> threads.size() == 3);
+    }
+
+    @Test
+    void noReconcileThreadIsRefused() {
+        assertThatThrownBy(() -> new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(),
+                CycleListener.NONE, Policy.DEFAULT, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("reconcile threads 0: give at least 1");
+    }
+
     private Map<String, Object> awaitConverged(String name) {
         return await().atMost(TestCluster.CONVERGE).until(() -> webApp(name), a -> {
             CycleReport last = cycles.last(namespace, name);

@@ -20,7 +20,7 @@ class RunCommandTest {
         CommandResult result = run("run", "--help");
         assertThat(result.exitCode()).isZero();
         assertThat(result.out()).contains("--bundle=DIR", "--namespace=NS", "KUBECONFIG", "--bundle-configmaps",
-                "--leader-election", "--http-port=PORT");
+                "--leader-election", "--http-port=PORT", "--reconcile-threads=N");
     }
 
     @Test
@@ -28,6 +28,14 @@ class RunCommandTest {
         CommandResult result = run("run");
         assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
         assertThat(result.err()).contains("give at least one --bundle DIR, or --bundle-configmaps");
+    }
+
+    @Test
+    void noReconcileThreadIsBadInputNamingTheOptionAndTheFix() {
+        CommandResult result = run("run", "--bundle", "src/test/resources/bundles/web-app", "--reconcile-threads", "0");
+        assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
+        assertThat(result.err()).contains("--reconcile-threads 0: give at least 1 (the default here is ");
+        assertThat(result.out()).isEmpty();
     }
 
     @Test
