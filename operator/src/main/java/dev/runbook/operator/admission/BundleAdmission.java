@@ -4,6 +4,7 @@ import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.reload.BundleReloader;
 import dev.runbook.operator.reload.BundleVetting;
+import dev.runbook.operator.reload.ContentVetting;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,7 @@ public final class BundleAdmission implements AutoCloseable {
     public record Verdict(boolean allowed, String message, List<String> warnings) {}
 
     private final Duration budget;
-    private final BundleVetting vetting;
+    private final ContentVetting vetting;
     // Two checks at once at most; what waits past its budget is allowed with a warning.
     private final ExecutorService checks = Executors.newFixedThreadPool(2, DaemonThreads.named("runbook-admission"));
 
@@ -37,8 +38,16 @@ public final class BundleAdmission implements AutoCloseable {
 
     /** @param policy the administrator's policy, the same one reloads are vetted under */
     public BundleAdmission(Duration budget, dev.runbook.engine.policy.Policy policy) {
+        this(budget, new BundleVetting(policy));
+    }
+
+    /**
+     * @param vetting the operator's own ({@link dev.runbook.operator.reload.SharedVerdicts}, shared with its
+     *                reloader), so that a bundle the webhook vetted is not vetted again when it is reloaded
+     */
+    public BundleAdmission(Duration budget, ContentVetting vetting) {
         this.budget = budget;
-        this.vetting = new BundleVetting(policy);
+        this.vetting = vetting;
     }
 
     /** Reviews the data of ConfigMap {@code namespace/name}. */

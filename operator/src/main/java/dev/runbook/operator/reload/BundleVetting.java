@@ -30,7 +30,7 @@ import java.util.Map;
  * on the simulated cluster. The same checks as {@code runbook lint} and {@code runbook test}, run by the
  * operator on what it was sent, off the reconcile path.
  */
-public final class BundleVetting {
+public final class BundleVetting implements ContentVetting {
 
     /** A bundle that passed: compiled, with how many scenarios it passed. */
     public record Vetted(CompiledBundle bundle, int scenarios) {}
@@ -46,6 +46,7 @@ public final class BundleVetting {
      *
      * @param source names the ConfigMap in messages ({@code configmap/NAMESPACE/NAME})
      */
+    @Override
     public Vetted vetData(String source, Map<String, String> data) {
         Path directory = null;
         try {
@@ -65,6 +66,11 @@ public final class BundleVetting {
     }
 
     private final Policy policy;
+
+    /** The policy this vetting runs scenarios under: part of what a verdict depends on ({@link SharedVerdicts}). */
+    public Policy policy() {
+        return policy;
+    }
 
     public BundleVetting() {
         this(Policy.DEFAULT);
