@@ -63,8 +63,9 @@ public final class BundleAdmission implements AutoCloseable {
                     + "involvedObject.name=" + name + "`"));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof BundleRefusedException refusal) {
-                return new Verdict(false, refusal.report("the bundle that runs now keeps running; "
-                        + "`runbook test DIR` shows every difference"), List.of());
+                // kubectl prints all of it: the cause first, and no more than a screen.
+                return new Verdict(false, refusal.brief("the bundle that runs now keeps running",
+                        "`runbook lint DIR` and `runbook test DIR` show them all"), List.of());
             }
             return new Verdict(true, "", List.of("runbook: the bundle could not be checked (" + e.getCause()
                     + "); the operator checks it before it runs it"));

@@ -9,6 +9,7 @@ import dev.runbook.engine.files.FileTrees;
 import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
+import dev.runbook.engine.policy.PolicyRefusals;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -48,6 +49,14 @@ public final class BundleVetting implements ContentVetting {
      */
     @Override
     public Vetted vetData(String source, Map<String, String> data) {
+        return unpacked(source, data, directory -> vet(source, directory));
+    }
+
+    /**
+     * Runs {@code vetting} on the bundle a ConfigMap's data carries, unpacked into a temporary directory
+     * that is deleted afterwards: what the operator vets is exactly what the ConfigMap holds.
+     */
+    public static <T> T unpacked(String source, Map<String, String> data, java.util.function.Function<Path, T> vetting) {
         Path directory = null;
         try {
             directory = Files.createTempDirectory("runbook-bundle-");
@@ -57,7 +66,7 @@ public final class BundleVetting implements ContentVetting {
                 throw new BundleRefusedException(source + ": refused: not a bundle ConfigMap",
                         e.getProblems().stream().map(Problem::toString).toList());
             }
-            return vet(source, directory);
+            return vetting.apply(directory);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -95,7 +104,20 @@ public final class BundleVetting implements ContentVetting {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
-        return new Vetted(bundle, checkScenarios(origin, directory, bundle));
+        return new Vetted(bundle, checkCompiled(origin, directory, bundle));
+    }
+
+    /**
+     * Everything vetting checks once the bundle compiled: what the policy says of the bundle itself (it
+     * grants a namespace, it lets it read the cluster-scoped kinds it declares), then every scenario.
+     *
+     * @return how many scenarios passed (all of them)
+     * @throws BundleRefusedException naming what the policy refuses, or the failing scenarios
+     */
+    public int checkCompiled(String origin, Path directory, CompiledBundle bundle) {
+        String refusal = PolicyRefusals.of(bundle.spec(), policy);
+        if (refusal != null) throw new BundleRefusedException(origin + ": refused: " + refusal);
+        return checkScenarios(origin, directory, bundle);
     }
 
     /**

@@ -28,6 +28,20 @@ class BundleVettingTest {
         assertThat(vetted.scenarios()).isGreaterThan(50);
     }
 
+    /**
+     * The shipped bundle, unchanged, is accepted by an operator installed from deploy/: its scenarios'
+     * primaries live in demo, which stands for databases, the namespace deploy/'s policy grants it.
+     */
+    @Test
+    void theShippedBundleIsAcceptedUnderThePolicyDeployInstalls() {
+        var policy = dev.runbook.engine.policy.PolicyParser.read(ProjectFiles.of("deploy/15-policy.yaml")).reserving("runbook-system");
+
+        var vetted = new BundleVetting(policy).vetData("configmap/runbook-system/runbook-bundle-postgres-cluster",
+                BundleConfigMaps.pack(ProjectFiles.of("runbooks/postgres-cluster")));
+
+        assertThat(vetted.scenarios()).isGreaterThan(50);
+    }
+
     @Test
     void aBundleThatDoesNotCompileIsRefusedWithFileLineColumn() {
         var refusal = catchThrowableOfType(BundleRefusedException.class,
