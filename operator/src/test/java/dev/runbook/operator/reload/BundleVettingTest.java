@@ -54,6 +54,17 @@ class BundleVettingTest {
         assertThat(report.get(1)).isEqualTo("no bundle runs from this ConfigMap");
     }
 
+    /** The refusal's first line, which the event and the webhook's denial start with, is the parse error, not a knock-on. */
+    @Test
+    void aRefusalStartsWithTheParseErrorNotItsKnockOns() {
+        var refusal = catchThrowableOfType(BundleRefusedException.class,
+                () -> vetting.vet("configmap/ops/x", ProjectFiles.of("engine/src/test/resources/bundles/broken-with-knock-ons")));
+
+        assertThat(refusal.headline()).startsWith("rules/new.drl:11:").contains("mismatched input 'then'");
+        assertThat(refusal.details()).hasSize(2);
+        assertThat(refusal.details().get(1)).startsWith("rules/new.drl: and ").contains("more errors in rules/cleanup.drl, rules/model.drl");
+    }
+
     @Test
     void aBundleWhoseRuleNeverEndsIsRefusedAndTheNextBundleIsVetted() {
         var refusal = catchThrowableOfType(BundleRefusedException.class, () -> vetting.vet("configmap/ops/loop",
