@@ -1,5 +1,6 @@
 package dev.runbook.engine.template;
 
+import dev.runbook.engine.containment.ContainedRun;
 import dev.runbook.engine.policy.ExplicitNamespace;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.rules.action.Apply;
@@ -7,7 +8,6 @@ import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
 import dev.runbook.rules.fact.Values;
-import org.mvel2.templates.TemplateRuntime;
 import org.yaml.snakeyaml.nodes.Node;
 
 import java.util.HashMap;
@@ -75,8 +75,9 @@ public final class TemplateRenderer {
         vars.put("yaml", YamlQuote.INSTANCE);
         String text;
         try {
-            text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
+            text = BudgetedRendering.render(compiled, vars);
         } catch (RuntimeException e) {
+            if (ContainedRun.isStop(e)) throw e; // the budget stopped it: the cycle names the template
             throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
         }
         Map<String, Object> parsed = cache.parsed(text);
