@@ -9,9 +9,12 @@ import org.mvel2.templates.util.TemplateOutputStream;
 import java.util.Map;
 
 /**
- * Renders a compiled template so that the cycle's budget is checked as it goes: every item of every
- * loop ({@link LoopChecks}) and every piece of output makes a (sampled) budget check, so rendering
- * stops at the cycle's deadline, and what it allocated is measured, like rule code.
+ * Renders a compiled template so that the cycle's budget is checked as it goes: MVEL interprets a
+ * template, so there is no bytecode to instrument, but everything it writes passes through here, and
+ * each piece makes a (sampled) budget check. A {@code @foreach{}} writes its body through the output
+ * at every item, an empty body included, so loops however nested (and a {@code @foreach{i : n}} that
+ * counts to n) reach a check at every item and stop at the cycle's deadline; what rendering allocated
+ * is measured as soon as it ends ({@code ContainedRun.template}).
  */
 final class BudgetedRendering {
     private BudgetedRendering() {}
