@@ -64,7 +64,7 @@ public final class ContainedRun {
     public static <T> T template(String template, String rule, Supplier<T> body) {
         try {
             T rendered = body.get();
-            RuleBudget.checkNow();
+            RuleBudget.measureMemory();
             return rendered;
         } catch (RuntimeException | Error e) {
             throw contained(e, rule, template);

@@ -62,13 +62,14 @@ public final class RuleBudget {
     }
 
     /**
-     * Checks the deadline and the memory budget now rather than at the next sampled check: called where
-     * one rule's work ends (after its consequence, after a template rendered), so that what it spent is
-     * blamed on it and not on whatever runs next.
+     * Checks the memory budget now rather than at the next sampled check: called where one rule's work
+     * ends (after its consequence, after a template rendered), so that what it allocated is blamed on it
+     * and not on whatever runs next. Reads the thread's allocation counter only (cheap); the deadline
+     * stays sampled.
      */
-    public static void checkNow() {
+    public static void measureMemory() {
         Budget budget = CURRENT.get();
-        if (budget != null) budget.measure();
+        if (budget != null) budget.allocating(0);
     }
 
     /**
@@ -143,12 +144,6 @@ public final class RuleBudget {
             if (spent != null) throw spent.again();
             if (++ticks % SAMPLE_MEMORY_EVERY != 0) return;
             if (ticks % SAMPLE_CLOCK_EVERY == 0) deadline();
-            memory(0);
-        }
-
-        void measure() {
-            if (spent != null) throw spent.again();
-            deadline();
             memory(0);
         }
 

@@ -50,7 +50,7 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
     public void afterMatchFired(AfterMatchFiredEvent event) {
         firings.add(new Firing(currentRule, currentMatched, currentAdded, List.of(), currentDerived));
         // What the consequence allocated in a JDK call (a string repeated, a copy) is this rule's, not the next one's.
-        RuleBudget.checkNow();
+        RuleBudget.measureMemory();
         currentRule = null;
     }
 

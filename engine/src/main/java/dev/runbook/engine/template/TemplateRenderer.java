@@ -8,6 +8,7 @@ import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
 import dev.runbook.rules.fact.Values;
+import org.mvel2.templates.TemplateRuntime;
 import org.yaml.snakeyaml.nodes.Node;
 
 import java.util.HashMap;
@@ -75,7 +76,8 @@ public final class TemplateRenderer {
         vars.put("yaml", YamlQuote.INSTANCE);
         String text;
         try {
-            text = BudgetedRendering.render(compiled, vars);
+            // Its loops check the cycle's budget at every item (LoopChecks); the caller measures what it allocated.
+            text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
         } catch (RuntimeException e) {
             if (ContainedRun.isStop(e)) throw e; // the budget stopped it: the cycle names the template
             throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
