@@ -11,7 +11,6 @@ import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.operator.testkit.Cycles;
 import dev.runbook.operator.testkit.RunbookIT;
-import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.operator.testkit.TestCluster;
@@ -76,7 +75,6 @@ class PostgresClusterIT {
 
     @BeforeEach
     void start() {
-        InstanceAccounts.prepare(client, namespace);
         pg = new SamplePostgresCluster(client, namespace);
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());

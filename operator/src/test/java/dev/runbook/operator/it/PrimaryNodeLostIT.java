@@ -1,6 +1,5 @@
 package dev.runbook.operator.it;
 
-import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.NodeHeartbeats;
 import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
@@ -75,7 +74,6 @@ class PrimaryNodeLostIT {
 
     @BeforeEach
     void start() {
-        InstanceAccounts.prepare(client, namespace);
         pg = new SamplePostgresCluster(client, namespace);
         clock = new SteppedClock();
         heartbeats = new NodeHeartbeats(client);
