@@ -209,7 +209,7 @@ class PostgresClusterIT {
      * {@code status.lastCycle} keeps the last cycle that changed something).
      */
     private Map<String, Object> awaitHealthy() {
-        return await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get, current -> {
+        return await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::getReportingRoles, current -> {
             CycleReport last = cycles.last(namespace, "pg");
             return "Healthy".equals(at(current, "status.phase")) && last != null && last.settled();
         });
