@@ -35,8 +35,8 @@ import java.util.stream.Stream;
  * ({@code contract} in explore.yaml) and the bundle's own declared faults, in that order.
  */
 public final class FaultCatalogue {
-    /** How many of the catalogue's draws are user edits: as many as the engine's pod faults together. */
-    static final int USER_EDIT_WEIGHT = 4;
+    /** How many of the catalogue's draws are user edits: about a third of all faults, so that a request meets every phase. */
+    static final int USER_EDIT_WEIGHT = 10;
 
     private FaultCatalogue() {}
 

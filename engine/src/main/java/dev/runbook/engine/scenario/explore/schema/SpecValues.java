@@ -65,7 +65,8 @@ public final class SpecValues {
 
     private static List<Object> strings(SpecField field, World world) {
         List<Object> raw = new ArrayList<>(field.examples());
-        // The names of what is there: a field that names an instance (a switchover's target) names a pod.
+        // The names of what is there: a field that names an instance (a switchover's target) names a pod,
+        // which the other candidates never match, so they count as much as the rest together.
         for (Resource pod : world.pods()) raw.add(pod.getName());
         raw.add(world.primary().getName());
         if ("date-time".equals(field.schema().get("format"))) {
@@ -82,6 +83,8 @@ public final class SpecValues {
             if (pattern != null && !pattern.matcher(text).find()) continue;
             if (!values.contains(text)) values.add(text);
         }
-        return values;
+        List<Object> weighted = new ArrayList<>(values);
+        for (Resource pod : world.pods()) if (values.contains(pod.getName())) weighted.add(pod.getName());
+        return weighted;
     }
 }
