@@ -29,9 +29,23 @@ public final class SpecEdit implements Fault {
 
     public List<SpecField> fields() { return fields; }
 
+    /** {@code spec.backup} for {@code spec.backup.retention.count}. */
+    private static String top(SpecField field) {
+        String[] steps = field.path().split("\\.");
+        return steps.length > 1 ? steps[0] + "." + steps[1] : field.path();
+    }
+
+    /**
+     * A top-level field of the spec first, each as likely as the others (spec.paused as much as all of
+     * spec.backup's), then one field under it: a nested object's many fields do not crowd out the
+     * top-level requests.
+     */
     @Override
     public Optional<Drawn> draw(World world, RandomGenerator random) {
-        Optional<SpecField> field = Pick.one(fields, random);
+        List<String> tops = fields.stream().map(SpecEdit::top).distinct().toList();
+        Optional<String> top = Pick.one(tops, random);
+        if (top.isEmpty()) return Optional.empty();
+        Optional<SpecField> field = Pick.one(fields.stream().filter(f -> top(f).equals(top.get())).toList(), random);
         if (field.isEmpty()) return Optional.empty();
         return SpecValues.draw(field.get(), world, random).map(value -> {
             Object written = value == SpecValues.REMOVE ? null : value;
