@@ -42,20 +42,24 @@ final class DocsWalker {
     /** Takes every step of {@code journey}; an {@link AssertionError} names the first that failed. */
     void walk(Journey journey) throws IOException, InterruptedException {
         for (Journey.Step step : journey.steps()) {
-            if (step instanceof Journey.Append append) {
-                append(append);
+            if (step instanceof Journey.Edit edit) {
+                edit(edit);
             } else if (step instanceof Journey.Command command) {
                 type(command);
             }
         }
     }
 
-    private void append(Journey.Append step) throws IOException {
+    private void edit(Journey.Edit step) throws IOException {
         Path file = workDir.resolve(step.path());
-        if (!Files.isRegularFile(file)) {
+        if (!step.append()) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, step.content(), StandardCharsets.UTF_8);
+        } else if (Files.isRegularFile(file)) {
+            Files.writeString(file, step.content(), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        } else {
             throw new AssertionError(step.where() + ": append=" + step.path() + ", but the reader has no such file");
         }
-        Files.writeString(file, step.content(), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     }
 
     private void type(Journey.Command command) throws IOException, InterruptedException {

@@ -14,7 +14,7 @@ import java.util.List;
  * reader has already spent, and copied after the sources it stays newer than them.
  */
 final class FreshClone {
-    private static final List<String> BUILT = List.of("cli/target/runbook.jar", "cli/target/runbook.jsa");
+    private static final List<String> BUILT = List.of("cli/target/runbook.jar");
 
     private FreshClone() {}
 

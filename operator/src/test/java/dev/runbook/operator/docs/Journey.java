@@ -22,7 +22,8 @@ import java.util.Set;
  *       or {@code wait=SECONDS} (default {@link #DEFAULT_WAIT}) have passed: a cluster converges in its
  *       own time, and a reader looks again.</li>
  *   <li>{@code ```yaml walk=NAME append=PATH} (any language): the block is added at the end of the file
- *       PATH, as the reader does in an editor when the page says "add these lines".</li>
+ *       PATH, which must be there, as the reader does in an editor when the page says "add these lines";
+ *       {@code write=PATH}: the block is the whole of the file PATH, new or replaced.</li>
  * </ul>
  *
  * @param name  the journey's name, as the pages write it after {@code walk=}
@@ -47,8 +48,11 @@ record Journey(String name, List<Step> steps) {
      */
     record Command(String where, String text, int exit, List<String> shown, Duration patience) implements Step {}
 
-    /** Lines added at the end of a file, {@code path} being relative to the reader's working directory. */
-    record Append(String where, String path, String content) implements Step {}
+    /**
+     * A file the reader edits, {@code path} being relative to their working directory: the content added at
+     * its end ({@code append}), or the whole of it.
+     */
+    record Edit(String where, String path, String content, boolean append) implements Step {}
 
     /** The journey {@code name} of the pages under {@code root}; an error names a block the walker cannot take. */
     static Journey read(Path root, String name) throws IOException {
@@ -56,14 +60,16 @@ record Journey(String name, List<Step> steps) {
         for (MarkdownBlocks.Block block : MarkdownBlocks.blocks(root)) {
             if (!name.equals(block.attribute("walk"))) continue;
             if (block.attribute("append") != null) {
-                steps.add(new Append(block.where(), block.attribute("append"), block.content()));
+                steps.add(new Edit(block.where(), block.attribute("append"), block.content(), true));
+            } else if (block.attribute("write") != null) {
+                steps.add(new Edit(block.where(), block.attribute("write"), block.content(), false));
             } else if (SCRIPTS.contains(block.language())) {
                 steps.addAll(script(block));
             } else if (SESSIONS.contains(block.language())) {
                 steps.addAll(session(block));
             } else {
                 throw new IllegalArgumentException(block.where() + ": walk=" + name + " on a ```" + block.language()
-                        + " block: the walker types sh, console and terminal blocks, and adds any block with append=PATH to that file");
+                        + " block: the walker types sh, console and terminal blocks, and writes a block with append=PATH or write=PATH to that file");
             }
         }
         if (steps.isEmpty()) throw new IllegalArgumentException("no block of README.md or docs/ says walk=" + name);
