@@ -27,7 +27,6 @@ import org.kie.internal.io.ResourceFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -56,10 +55,7 @@ public final class BundleCompiler {
         errors.addAll(ExpressionContainment.checkTemplates(templateFiles, AllowList.standard(), TemplateRenderer.VARIABLES));
 
         InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
-        if (!errors.isEmpty()) {
-            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
-            throw new InvalidInputException(errors);
-        }
+        if (!errors.isEmpty()) throw new InvalidInputException(ordered(errors));
         return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
     }
 
@@ -87,14 +83,7 @@ public final class BundleCompiler {
                 ResourceFactory.newByteArrayResource(text.getBytes(StandardCharsets.UTF_8)).setSourcePath(path),
                 ResourceType.DRL));
         batch.build();
-        List<Problem> found = new ArrayList<>();
-        for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.ERROR)) {
-            found.add(DrlProblems.of(result, drl));
-        }
-        // Drools follows a parse error with "Parser returned a null Package" for the same file: say it once.
-        found.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
-                && found.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
-        errors.addAll(found);
+        errors.addAll(DrlProblems.errors(builder.getResults(ResultSeverity.ERROR), drl));
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
         }
@@ -111,6 +100,11 @@ public final class BundleCompiler {
                 CodeContainment.withoutJitting(RuleBaseFactory.newKnowledgeBaseConfiguration()));
         kieBase.addPackages(packages);
         return kieBase;
+    }
+
+    /** A compile's problems in the order a reader needs them: the cause first (see {@link DrlProblems#ordered}). */
+    public static List<Problem> ordered(List<Problem> problems) {
+        return DrlProblems.ordered(problems);
     }
 
     private static String required(BundleSource source, String path) {
