@@ -16,11 +16,12 @@ import java.util.Set;
  *   <li>{@code ```sh walk=NAME}: every command of the block is typed as it stands (a line ending in
  *       {@code \} goes on on the next one; comments and blank lines are skipped) and must exit 0, or the
  *       block's {@code exit=N}.</li>
- *   <li>{@code ```console walk=NAME} (or {@code terminal}): each {@code $ COMMAND} line is typed, and the
- *       lines under it, when there are any, are what it must print ({@link ShownOutput}), with the block's
- *       {@code exit=N} (default 0). Such a command is typed again, a few seconds apart, until it prints that
- *       or {@code wait=SECONDS} (default {@link #DEFAULT_WAIT}) have passed: a cluster converges in its
- *       own time, and a reader looks again.</li>
+ *   <li>{@code ```console walk=NAME} (or {@code terminal}): each {@code $ COMMAND} line is typed once, and
+ *       the lines under it, when there are any, are what it must print ({@link ShownOutput}), with the
+ *       block's {@code exit=N} (default 0). In a block that says {@code wait=SECONDS}, a command that does
+ *       not print that yet is typed again, a few seconds apart, for up to that long: a cluster converges
+ *       in its own time, and a reader looks again. Only there: typing a command twice may do what the page
+ *       does not ({@code runbook new} refuses to write over its bundle).</li>
  *   <li>{@code ```yaml walk=NAME append=PATH} (any language): the block is added at the end of the file
  *       PATH, which must be there, as the reader does in an editor when the page says "add these lines";
  *       {@code write=PATH}: the block is the whole of the file PATH, new or replaced.</li>
@@ -30,8 +31,6 @@ import java.util.Set;
  * @param steps in the order a reader takes them
  */
 record Journey(String name, List<Step> steps) {
-    /** How long a command with shown output may be retried, unless its block says {@code wait=SECONDS}. */
-    static final Duration DEFAULT_WAIT = Duration.ofSeconds(120);
     private static final Set<String> SCRIPTS = Set.of("sh", "bash");
     private static final Set<String> SESSIONS = Set.of("console", "terminal");
 
@@ -44,7 +43,7 @@ record Journey(String name, List<Step> steps) {
      * A command typed into the shell.
      *
      * @param shown what it must print, or empty when the page shows nothing (then only its exit code counts)
-     * @param patience how long it may be retried until it prints {@code shown} (zero: it is typed once)
+     * @param patience how long it may be typed again until it prints {@code shown} (zero: it is typed once)
      */
     record Command(String where, String text, int exit, List<String> shown, Duration patience) implements Step {}
 
@@ -93,7 +92,7 @@ record Journey(String name, List<Step> steps) {
     private static List<Step> session(MarkdownBlocks.Block block) {
         List<Step> commands = new ArrayList<>();
         List<String> lines = block.content().lines().toList();
-        Duration wait = block.attribute("wait") == null ? DEFAULT_WAIT : Duration.ofSeconds(Long.parseLong(block.attribute("wait")));
+        Duration wait = block.attribute("wait") == null ? Duration.ZERO : Duration.ofSeconds(Long.parseLong(block.attribute("wait")));
         for (int i = 0; i < lines.size(); i++) {
             if (!lines.get(i).startsWith("$ ")) {
                 throw new IllegalArgumentException(at(block, i) + ": a walked session block starts each command with \"$ \"");
