@@ -35,7 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       runs on testenv's kwok node;</li>
  *   <li>{@code ship} (README.md): the unmodified bundle packed and applied to that install, and active;</li>
  *   <li>{@code broken-rule} (docs/operations.md): a rule with a syntax error, refused at apply time with its
- *       file and line first.</li>
+ *       file and line first;</li>
+ *   <li>{@code local} (docs/operations.md): the installed operator scaled down, {@code runbook run} from the
+ *       clone under the installed policy and namespace, as you and then as its ServiceAccount, acting on the
+ *       installed cluster; the installed operator scaled up again.</li>
  * </ol>
  *
  * CI runs them after the integration tests on testenv's control plane ({@code .ci/run}); each one's time
@@ -88,6 +91,12 @@ class JourneysE2E {
     @Order(4)
     void brokenRule() throws Exception {
         walk("broken-rule");
+    }
+
+    @Test
+    @Order(5)
+    void local() throws Exception {
+        walk("local");
     }
 
     private static void walk(String name) throws Exception {
