@@ -60,12 +60,6 @@ final class RunCommand implements Callable<Integer> {
                     + "reloading each one when it changes (write them with `runbook pack`).")
     boolean bundleConfigMaps;
 
-    @Option(names = "--operator-namespace", paramLabel = "NS",
-            description = "The operator's own namespace, for bundle ConfigMaps, the Leases and the webhook's certificate; "
-                    + "its bundles never act there (default in a pod: $POD_NAMESPACE, else the service account's; "
-                    + "outside a pod: none, and --bundle-configmaps, --leader-election and --webhook-port need it).")
-    String operatorNamespace;
-
     @Option(names = "--namespace", arity = "1..*", paramLabel = "NS",
             description = "Watch only these namespaces (default: all).")
     List<String> namespaces = new ArrayList<>();
@@ -119,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("runbook: --reconcile-threads " + reconcileThreads + ": " + threadsProblem);
             return RunbookCommand.BAD_INPUT;
         }
-        OperatorNamespace own = OperatorNamespace.resolve(operatorNamespace, System.getenv(),
+        OperatorNamespace own = OperatorNamespace.resolve(policyOption.operatorNamespace, System.getenv(),
                 OperatorNamespace.SERVICE_ACCOUNT_NAMESPACE);
         String ownProblem = needsOwnNamespace(own);
         if (ownProblem != null) {
