@@ -30,6 +30,18 @@ class PlanCommandTest {
                 .doesNotContain("\tat ").doesNotContain("Exception");
     }
 
+    /** Before templates rendered within the cycle's budget, this stopped plan with an OutOfMemoryError. */
+    @Test
+    void aTemplateAskingForMoreMemoryThanTheJvmHasExitsTwoWithOneLineNamingIt() {
+        String bundle = ProjectFiles.of("engine/src/test/resources/bundles/contained/template-asks-too-much").toString();
+        String state = ProjectFiles.of("engine/src/test/resources/bundles/contained/store.yaml").toString();
+        CommandResult result = CommandResult.run("plan", bundle, "--state", state);
+
+        assertThat(result.exitCode()).as(result.out() + result.err()).isEqualTo(2);
+        assertThat(result.err().strip()).startsWith("runbook: template config.yaml (applied by rule 'Apply the configuration') "
+                + "exceeded the memory a cycle may use").doesNotContain("\tat ").doesNotContain("Exception");
+    }
+
     @Test
     void printsFiredRulesMatchedFactsAndActionsAsYaml() {
         CommandResult result = CommandResult.run("plan", BUNDLE, "--state", FAILED);
