@@ -207,7 +207,7 @@ final class RunCommand implements Callable<Integer> {
         }
         out.println("runbook: checking every plan against " + policy.source() + " (docs/security.md)");
         out.println(home == null
-                ? "runbook: no namespace of its own: not in a pod, and no --operator-namespace (docs/operations.md#running-it)"
+                ? "runbook: no namespace of its own: not in a pod, and no --operator-namespace (docs/operations.md#its-own-namespace)"
                 : "runbook: its own namespace is " + home + " (" + own.source() + "), where no bundle acts");
         if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
         if (endpoints != null) {

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The operator's own namespace: where it watches bundle ConfigMaps, keeps its Leases and the copies of
- * accepted bundles, and which its bundles may never act in (docs/operations.md#running-it). Given with
+ * accepted bundles, and which its bundles may never act in (docs/operations.md#its-own-namespace). Given with
  * {@code --operator-namespace}; else, in a pod, the pod's ({@code $POD_NAMESPACE}, else its service
  * account's namespace); else there is none.
  *
