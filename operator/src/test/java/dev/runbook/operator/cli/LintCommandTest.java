@@ -51,7 +51,8 @@ class LintCommandTest {
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains(
                 "policy " + policy + " for bundle postgres-cluster: namespaces [databases]; kinds [ConfigMap, Job.batch, Pod, "
-                        + "PostgresCluster.postgres.runbook.dev, Service, StatefulSet.apps]; cluster-scoped none",
+                        + "PostgresCluster.postgres.runbook.dev, Role.rbac.authorization.k8s.io, RoleBinding.rbac.authorization.k8s.io, "
+                        + "Service, ServiceAccount, StatefulSet.apps]; cluster-scoped none",
                 "  limits.cycleDeadline: 2s\n", "  limits.scenarioDeadline: 20s\n", "  limits.vettingDeadline: 3m\n",
                 "  limits.cycleMemoryMiB: 128\n");
         // Without --policy, lint says nothing about one.

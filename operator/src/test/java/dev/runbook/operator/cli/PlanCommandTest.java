@@ -115,6 +115,36 @@ class PlanCommandTest {
         assertThat(result.err().trim()).isEqualTo(state + ":6:1: metadata.name: missing: every object needs apiVersion, kind and metadata.name");
     }
 
+    /** An unquoted number where the API server sends a string is refused, not carried into status as a number. */
+    @Test
+    void aValueOfAnotherTypeThanTheApiServerSendsIsRefusedWithItsPlace(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path state = dir.resolve("state.yaml");
+        Files.writeString(state, """
+                apiVersion: postgres.runbook.dev/v1alpha1
+                kind: PostgresCluster
+                metadata: {name: pg, namespace: demo}
+                spec:
+                  instances: "3"
+                  image: postgres:16.4
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: pg-0
+                  namespace: demo
+                  labels: {postgres.runbook.dev/cluster: pg}
+                  annotations: {postgres.runbook.dev/replayed-lsn: 50331648}
+                """);
+        CommandResult result = CommandResult.run("plan", BUNDLE, "--state", state.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err()).contains(state + ":5:14: spec.instances: 3 is a string, but the schema of PostgresCluster"
+                        + " (crds/postgresclusters.postgres.runbook.dev.yaml) says an integer, so the API server would refuse it: write it without quotes")
+                .contains(state + ":14:52: metadata.annotations.postgres.runbook.dev/replayed-lsn: 50331648 is a number, but the API"
+                        + " server stores annotations as strings (kubectl refuses anything else): quote it ('50331648')");
+    }
+
     @Test
     void aStateWithoutThePrimaryKindIsExplained(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path state = dir.resolve("pods.yaml");
