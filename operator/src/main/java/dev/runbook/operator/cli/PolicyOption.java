@@ -7,8 +7,10 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 
 /**
- * {@code --policy FILE}, shared by {@code run}, {@code plan}, {@code test} and {@code lint}: the administrator's
- * policy (docs/security.md), so that an author sees the refusals the operator will make.
+ * {@code --policy FILE} and {@code --operator-namespace NS}, shared by {@code run}, {@code plan}, {@code test},
+ * {@code lint} and {@code pack}: the administrator's policy (docs/security.md) and the namespace the operator
+ * keeps for itself, the two things besides a bundle that decide what the operator refuses, so that an author
+ * sees the refusals the operator will make.
  */
 final class PolicyOption {
     @Option(names = "--policy", paramLabel = "FILE",
@@ -17,8 +19,18 @@ final class PolicyOption {
                     + "and the deadlines and memory its rules run under.")
     Path file;
 
-    /** The policy file's, or {@link Policy#DEFAULT}; a bad file is an {@code InvalidInputException} naming its line. */
+    @Option(names = "--operator-namespace", paramLabel = "NS",
+            description = "The operator's own namespace, which no bundle may act in; for run also where it keeps bundle "
+                    + "ConfigMaps, its Leases and the webhook's certificate (default in a pod: the pod's; outside a pod: "
+                    + "none, and run's --bundle-configmaps, --leader-election and --webhook-port need it).")
+    String operatorNamespace;
+
+    /**
+     * The policy file's, or {@link Policy#DEFAULT}, with {@code --operator-namespace} reserved; a bad file is an
+     * {@code InvalidInputException} naming its line.
+     */
     Policy policy() {
-        return file == null ? Policy.DEFAULT : PolicyParser.read(file);
+        Policy policy = file == null ? Policy.DEFAULT : PolicyParser.read(file);
+        return operatorNamespace == null ? policy : policy.reserving(operatorNamespace);
     }
 }

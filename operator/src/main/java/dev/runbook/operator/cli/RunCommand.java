@@ -8,6 +8,7 @@ import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.kube.Kubeconfig;
+import dev.runbook.operator.kube.OperatorNamespace;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
@@ -58,11 +59,6 @@ final class RunCommand implements Callable<Integer> {
             description = "Also run the bundles of the ConfigMaps labelled runbook.dev/bundle in the operator's namespace, "
                     + "reloading each one when it changes (write them with `runbook pack`).")
     boolean bundleConfigMaps;
-
-    @Option(names = "--operator-namespace", paramLabel = "NS",
-            description = "The operator's own namespace, for bundle ConfigMaps and the leader Lease "
-                    + "(default: $POD_NAMESPACE, else the kubeconfig's namespace).")
-    String operatorNamespace;
 
     @Option(names = "--namespace", arity = "1..*", paramLabel = "NS",
             description = "Watch only these namespaces (default: all).")
@@ -117,6 +113,13 @@ final class RunCommand implements Callable<Integer> {
             err.println("runbook: --reconcile-threads " + reconcileThreads + ": " + threadsProblem);
             return RunbookCommand.BAD_INPUT;
         }
+        OperatorNamespace own = OperatorNamespace.resolve(policyOption.operatorNamespace, System.getenv(),
+                OperatorNamespace.SERVICE_ACCOUNT_NAMESPACE);
+        String ownProblem = needsOwnNamespace(own);
+        if (ownProblem != null) {
+            err.println("runbook: " + ownProblem);
+            return RunbookCommand.BAD_INPUT;
+        }
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
         return Failures.guard(err, () -> {
             Policy policy = policyOption.policy();
@@ -136,13 +139,14 @@ final class RunCommand implements Callable<Integer> {
             StopSignal signal = new StopSignal();
             try (KubernetesClient client = Kubeconfig.connect(System.getenv());
                  OperatorMetrics metrics = OperatorMetrics.create()) {
-                String home = operatorNamespace != null ? operatorNamespace : defaultNamespace(client);
+                String home = own.name().orElse(null);
+                Policy enforced = home == null ? policy : policy.reserving(home);
                 String identity = identity();
                 var settings = new OperatorRuntime.Settings(compiled, watched(policy),
                         bundleConfigMaps ? home : null,
                         leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
-                        policy.reserving(home), new OperatorRuntime.Presence(home, identity), reconcileThreads);
+                        enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), reconcileThreads);
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady);
@@ -157,7 +161,7 @@ final class RunCommand implements Callable<Integer> {
                         return CANNOT_START;
                     }
                     if (!leaderElection) out.println("runbook: controllers started, informers listed, in " + since(starting));
-                    describe(out, compiled, home, endpoints, settings.namespaces(), policy);
+                    describe(out, compiled, own, endpoints, settings.namespaces(), policy);
                     runtime.failure().whenComplete((ignored, error) -> signal.release());
                     signal.await();
                     if (runtime.failure().isCompletedExceptionally()) {
@@ -189,8 +193,9 @@ final class RunCommand implements Callable<Integer> {
         return policy.watchedNamespaces().orElse(Set.of());
     }
 
-    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, String home, OperatorEndpoints endpoints,
-                          Set<String> watched, Policy policy) {
+    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, OperatorNamespace own,
+                          OperatorEndpoints endpoints, Set<String> watched, Policy policy) {
+        String home = own.name().orElse(null);
         String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
         for (CompiledBundle bundle : compiled) {
             out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
@@ -201,6 +206,9 @@ final class RunCommand implements Callable<Integer> {
                     + ", reloading on change");
         }
         out.println("runbook: checking every plan against " + policy.source() + " (docs/security.md)");
+        out.println(home == null
+                ? "runbook: no namespace of its own: not in a pod, and no --operator-namespace (docs/operations.md#its-own-namespace)"
+                : "runbook: its own namespace is " + home + " (" + own.source() + "), where no bundle acts");
         if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
         if (endpoints != null) {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");
@@ -214,11 +222,12 @@ final class RunCommand implements Callable<Integer> {
                 BundleWebhook.Settings.SECRET, BundleWebhook.Settings.BUDGET);
     }
 
-    /** $POD_NAMESPACE (set from the downward API in deploy/), else the client's (kubeconfig or service account). */
-    private static String defaultNamespace(KubernetesClient client) {
-        String pod = System.getenv("POD_NAMESPACE");
-        if (pod != null && !pod.isBlank()) return pod;
-        return client.getNamespace() != null ? client.getNamespace() : "default";
+    /** Why the options given need an own namespace that {@code own} does not have; null when they do not. */
+    private String needsOwnNamespace(OperatorNamespace own) {
+        if (bundleConfigMaps) return own.missingFor("--bundle-configmaps");
+        if (leaderElection) return own.missingFor("--leader-election");
+        if (webhookPort >= 0) return own.missingFor("--webhook-port");
+        return null;
     }
 
     /** The pod's name (HOSTNAME in a pod), which names the Lease's holder; unique per process anyway. */

@@ -157,9 +157,9 @@ public final class BundleReloader implements AutoCloseable {
                     + installed.active().generation() + "; " + vetted.scenarios() + (vetted.scenarios() == 1 ? " scenario" : " scenarios")
                     + " passed)";
             LOG.info("{}: {}", source, message);
-            if (installed.change() != RunbookOperator.Change.UNCHANGED) {
-                event(configMap, "Normal", "BundleActivated", message);
-            }
+            // Also when nothing had to be swapped (the image's bundle shipped as it is, or only its scenarios
+            // changed): the one who applied the ConfigMap looks for this event to know it was accepted.
+            event(configMap, "Normal", "BundleActivated", message);
             listener.accepted(source, installed);
         } catch (BundleRefusedException refusal) {
             refuse(configMap, source, refusal);
@@ -217,7 +217,7 @@ public final class BundleReloader implements AutoCloseable {
             case STARTED -> "is active: a new controller started";
             case SWAPPED -> "is active: rules swapped under the running controller";
             case RESTARTED -> "is active: the controller was rebuilt";
-            case UNCHANGED -> "was already active";
+            case UNCHANGED -> "is active: the same version was already running";
         };
     }
 

@@ -61,6 +61,17 @@ class PlanCommandTest {
     }
 
     @Test
+    void theOperatorsOwnNamespaceIsRefusedAsRunRefusesIt() {
+        // The sample lives in demo: an operator whose own namespace is demo refuses every plan there.
+        CommandResult own = CommandResult.run("plan", BUNDLE, "--state", FAILED, "--operator-namespace", "demo");
+        assertThat(own.exitCode()).as(own.err()).isEqualTo(1);
+        assertThat(yaml(own.out())).containsEntry("valid", false);
+        assertThat(own.out()).contains("namespace demo is reserved");
+
+        assertThat(CommandResult.run("plan", BUNDLE, "--state", FAILED, "--operator-namespace", "runbook-system").exitCode()).isZero();
+    }
+
+    @Test
     void theTimeAndParametersCanBeSet() {
         // The primary failed at 08:58:30: with a 5 minute delay nothing is promoted at 09:00.
         Path state = ProjectFiles.of("runbooks/postgres-cluster/samples/primary-failed.yaml");

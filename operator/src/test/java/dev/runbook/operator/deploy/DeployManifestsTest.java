@@ -483,7 +483,7 @@ class DeployManifestsTest {
         // One decision (docs/performance.md#the-operators-memory): what `./runbook run` runs with is
         // what the image runs with; the image adds only the share of the container's limit for the heap.
         String launcher = Files.readString(root.resolve("runbook"));
-        var line = java.util.regex.Pattern.compile("(?m)^\\s*run\\) jvm=\\(([^)]*)\\) ;;$").matcher(launcher);
+        var line = java.util.regex.Pattern.compile("(?m)^\\s*run\\) jvm\\+?=\\(([^)]*)\\) ;;$").matcher(launcher);
         assertThat(line.find()).as("./runbook: the run command's JVM options").isTrue();
         List<String> runOptions = List.of(line.group(1).trim().split("\\s+"));
         assertThat(runOptions).contains("-XX:+UseSerialGC").anyMatch(o -> o.startsWith("-Xms"));

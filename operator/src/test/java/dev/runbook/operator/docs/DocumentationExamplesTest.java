@@ -1,5 +1,6 @@
 package dev.runbook.operator.docs;
 
+import dev.runbook.operator.cli.ProjectFiles;
 import dev.runbook.operator.cli.RunbookCommand;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -27,19 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>a {@code console} block is a session: each {@code $ ./runbook ...} line is run (from the
  *       project root, with the clock at {@link #NOW}) and must print the lines below it (stdout, then
  *       stderr); a line {@code ...} stands for any number of lines; {@code exit=N} in the info string
- *       sets the expected exit code of every command in the block (default 0).</li>
+ *       sets the expected exit code of every command in the block (default 0); see {@link ShownOutput}. A
+ *       block with {@code walk=JOURNEY} is left to {@link JourneysE2E}, which runs it on a cluster.</li>
  * </ul>
  */
 class DocumentationExamplesTest {
     static final Instant NOW = Instant.parse("2026-11-30T09:00:00Z");
-    private static final Path ROOT = root();
+    private static final Path ROOT = ProjectFiles.root();
 
-    private static Path root() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("runbook"))) dir = dir.getParent();
-        if (dir == null) throw new IllegalStateException("run from inside the project checkout");
-        return dir;
-    }
 
     @Test
     void theDocsHaveExamplesOfBothKinds() throws IOException {
@@ -63,7 +59,8 @@ class DocumentationExamplesTest {
     Stream<DynamicTest> consoleSessionsPrintWhatTheDocsShow() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
         for (MarkdownBlocks.Block block : MarkdownBlocks.blocks(ROOT)) {
-            if (!block.language().equals("console")) continue;
+            // A walked block (walk=JOURNEY) needs a cluster: the journeys run it (JourneysE2E).
+            if (!block.language().equals("console") || block.attribute("walk") != null) continue;
             int exit = block.attribute("exit") == null ? 0 : Integer.parseInt(block.attribute("exit"));
             for (Command command : commands(block)) {
                 tests.add(DynamicTest.dynamicTest(block.where() + " " + command.line(), () -> {
@@ -71,10 +68,10 @@ class DocumentationExamplesTest {
                     StringWriter err = new StringWriter();
                     int code = RunbookCommand.execute(Clock.fixed(NOW, ZoneOffset.UTC), new PrintWriter(out),
                             new PrintWriter(err), command.args(ROOT));
-                    List<String> actual = new ArrayList<>(lines(out.toString()));
-                    actual.addAll(lines(err.toString()));
+                    List<String> actual = new ArrayList<>(ShownOutput.lines(out.toString()));
+                    actual.addAll(ShownOutput.lines(err.toString()));
                     assertThat(code).as("exit code of %s\n%s", command.line(), String.join("\n", actual)).isEqualTo(exit);
-                    assertThat(matches(command.expected(), actual))
+                    assertThat(ShownOutput.matches(command.expected(), actual))
                             .as("%s prints\n%s\nbut the docs show\n%s", command.line(), String.join("\n", actual),
                                     String.join("\n", command.expected()))
                             .isTrue();
@@ -103,7 +100,7 @@ class DocumentationExamplesTest {
         List<Command> commands = new ArrayList<>();
         String current = null;
         List<String> expected = new ArrayList<>();
-        for (String line : lines(block.content())) {
+        for (String line : ShownOutput.lines(block.content())) {
             if (line.startsWith("$ ")) {
                 if (current != null) commands.add(new Command(current, expected));
                 if (!line.startsWith("$ ./runbook ")) {
@@ -117,27 +114,5 @@ class DocumentationExamplesTest {
         }
         if (current != null) commands.add(new Command(current, expected));
         return commands;
-    }
-
-    private static List<String> lines(String text) {
-        List<String> lines = new ArrayList<>(Arrays.asList(text.split("\n", -1)));
-        while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) lines.remove(lines.size() - 1);
-        return lines;
-    }
-
-    /** Whether {@code actual} matches {@code expected}, where a line "..." matches any run of lines. */
-    static boolean matches(List<String> expected, List<String> actual) {
-        return matches(expected, 0, actual, 0);
-    }
-
-    private static boolean matches(List<String> expected, int e, List<String> actual, int a) {
-        if (e == expected.size()) return a == actual.size();
-        if (expected.get(e).equals("...")) {
-            for (int skip = a; skip <= actual.size(); skip++) {
-                if (matches(expected, e + 1, actual, skip)) return true;
-            }
-            return false;
-        }
-        return a < actual.size() && expected.get(e).equals(actual.get(a)) && matches(expected, e + 1, actual, a + 1);
     }
 }

@@ -1,5 +1,6 @@
 package dev.runbook.operator.docs;
 
+import dev.runbook.operator.cli.ProjectFiles;
 import dev.runbook.operator.cli.RunbookCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,7 +15,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,16 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TutorialTest {
     private static final Path PAGE = Path.of("docs/tutorial.md");
 
-    private static Path root() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("runbook"))) dir = dir.getParent();
-        if (dir == null) throw new IllegalStateException("run from inside the project checkout");
-        return dir;
-    }
 
     @Test
     void everyRunbookCommandOfTheTutorialPrintsWhatThePageShows(@TempDir Path work) throws Exception {
-        List<MarkdownBlocks.Block> blocks = MarkdownBlocks.blocks(root()).stream()
+        List<MarkdownBlocks.Block> blocks = MarkdownBlocks.blocks(ProjectFiles.root()).stream()
                 .filter(b -> b.page().equals(PAGE) && b.language().equals("terminal")).toList();
         int commands = 0;
         for (MarkdownBlocks.Block block : blocks) {
@@ -73,31 +67,8 @@ class TutorialTest {
                 new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
         List<String> actual = new ArrayList<>(out.toString().lines().toList());
         actual.addAll(err.toString().lines().toList());
-        while (!expected.isEmpty() && expected.get(expected.size() - 1).isBlank()) expected.remove(expected.size() - 1);
         assertThat(code).as("%s: %s exits 0\n%s", where, command, String.join("\n", actual)).isZero();
-        assertThat(matches(expected, 0, actual, 0)).as("%s: %s prints\n%s\nbut the page shows\n%s", where, command,
+        assertThat(ShownOutput.matches(expected, actual)).as("%s: %s prints\n%s\nbut the page shows\n%s", where, command,
                 String.join("\n", actual), String.join("\n", expected)).isTrue();
-    }
-
-    private static boolean matches(List<String> expected, int e, List<String> actual, int a) {
-        if (e == expected.size()) return a == actual.size();
-        if (expected.get(e).equals("...")) {
-            for (int skip = a; skip <= actual.size(); skip++) {
-                if (matches(expected, e + 1, actual, skip)) return true;
-            }
-            return false;
-        }
-        return a < actual.size() && line(expected.get(e)).matcher(actual.get(a)).matches() && matches(expected, e + 1, actual, a + 1);
-    }
-
-    /** The expected line as a pattern: {@code ...} inside it matches any text. */
-    private static Pattern line(String expected) {
-        String[] parts = expected.split("\\.\\.\\.", -1);
-        StringBuilder regex = new StringBuilder();
-        for (int i = 0; i < parts.length; i++) {
-            if (i > 0) regex.append(".*");
-            regex.append(Pattern.quote(parts[i]));
-        }
-        return Pattern.compile(regex.toString());
     }
 }

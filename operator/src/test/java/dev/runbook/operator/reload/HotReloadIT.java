@@ -190,8 +190,8 @@ class HotReloadIT {
         assertThat(operator.active(source("runbook-bundle-greeter"))).isEmpty();
     }
 
-    @Test
-    void aConfigMapOverridesTheImagesBundleOfTheSameNameUntilItIsDeleted() {
+    /** Starts the operator again as deploy/'s does: with the greeter bundle from its image. */
+    private dev.runbook.engine.compile.CompiledBundle restartWithTheImagesGreeter() {
         reloader.close();
         operator.close();
         var image = dev.runbook.engine.compile.BundleCompiler.compile(dev.runbook.engine.bundle.BundleLoader.load(GREETER));
@@ -199,6 +199,24 @@ class HotReloadIT {
         operator.start();
         reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
         reloader.start();
+        return image;
+    }
+
+    @Test
+    void theImagesBundleShippedUnchangedIsReportedActiveThoughNothingIsSwapped() {
+        restartWithTheImagesGreeter();
+        shipped.ship("runbook-bundle-greeter", GREETER);
+        await().atMost(TestCluster.CONVERGE).until(() -> reloads.accepted.size() == 1);
+        assertThat(reloads.accepted).singleElement().satisfies(i -> assertThat(i.change()).isEqualTo(RunbookOperator.Change.UNCHANGED));
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(shipped.events("runbook-bundle-greeter")).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("BundleActivated");
+            assertThat(e.getMessage()).contains("is active: the same version was already running", "1 scenario passed");
+        }));
+    }
+
+    @Test
+    void aConfigMapOverridesTheImagesBundleOfTheSameNameUntilItIsDeleted() {
+        var image = restartWithTheImagesGreeter();
         greeted.create(WEB_APPS, "shop");
         greeted.awaitStatus(WEB_APPS, "shop", "greeting", "hello");
 

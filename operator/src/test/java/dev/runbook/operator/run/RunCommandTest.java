@@ -2,11 +2,16 @@ package dev.runbook.operator.run;
 
 import dev.runbook.operator.cli.CommandResult;
 import dev.runbook.operator.cli.RunbookCommand;
+import dev.runbook.operator.kube.OperatorNamespace;
 import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.util.List;
 
 
 import static dev.runbook.operator.cli.CommandResult.run;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code runbook run}: what it refuses before it connects to a cluster. The operator itself runs in the *IT tests. */
 class RunCommandTest {
@@ -51,5 +56,18 @@ class RunCommandTest {
         assertThat(result.exitCode()).isEqualTo(RunbookCommand.BAD_INPUT);
         assertThat(result.err()).contains("rules/");
         assertThat(result.out()).isEmpty();
+    }
+
+    @Test
+    void outsideAPodWhatKeepsStateInTheOperatorsNamespaceAsksForOneBeforeConnecting() {
+        assumeTrue(System.getenv("POD_NAMESPACE") == null && !Files.exists(OperatorNamespace.SERVICE_ACCOUNT_NAMESPACE),
+                "this test runs outside a pod");
+        for (String option : List.of("--bundle-configmaps", "--leader-election", "--webhook-port=9443")) {
+            CommandResult result = run("run", "--bundle", "src/test/resources/bundles/web-app", option);
+            assertThat(result.exitCode()).as(option).isEqualTo(RunbookCommand.BAD_INPUT);
+            assertThat(result.err()).as(option).startsWith("runbook: " + option.replaceAll("=.*", "")
+                    + " keeps its state in the operator's own namespace, and outside a pod there is none: give --operator-namespace NS");
+            assertThat(result.out()).isEmpty();
+        }
     }
 }
