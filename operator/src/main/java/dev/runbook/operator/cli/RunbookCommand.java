@@ -17,7 +17,7 @@ import java.time.Clock;
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
         subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class,
-                NewCommand.class, RbacCommand.class})
+                NewCommand.class, RbacCommand.class, WhyCommand.class})
 public final class RunbookCommand implements Runnable {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;
@@ -67,6 +67,7 @@ public final class RunbookCommand implements Runnable {
         @Override
         public <K> K create(Class<K> type) throws Exception {
             if (type == PlanCommand.class) return type.cast(new PlanCommand(clock));
+            if (type == WhyCommand.class) return type.cast(new WhyCommand(clock));
             return CommandLine.defaultFactory().create(type);
         }
     }

@@ -46,10 +46,24 @@ public final class Kubeconfig {
 
     /** @throws InvalidInputException naming the kubeconfig file (and line) that cannot be used */
     public static KubernetesClient connect(Map<String, String> environment) {
-        List<Path> files = files(environment);
+        return connect(environment, null, null);
+    }
+
+    /**
+     * As kubectl's {@code --kubeconfig} and {@code --context} choose: {@code kubeconfig} instead of KUBECONFIG
+     * when given, {@code context} instead of the file's current context when given.
+     *
+     * @throws InvalidInputException naming the kubeconfig file (and line) that cannot be used
+     */
+    public static KubernetesClient connect(Map<String, String> environment, Path kubeconfig, String context) {
+        List<Path> files = kubeconfig != null ? List.of(kubeconfig) : files(environment);
+        if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
+            throw new InvalidInputException(Problem.inFile(kubeconfig.toString(), "--kubeconfig: no such file"));
+        }
         for (Path file : files) check(file);
         try {
-            Config config = withRequestTimeout(Config.autoConfigure(null), environment, System.getProperties());
+            Config loaded = kubeconfig != null ? Config.fromKubeconfig(context, kubeconfig.toFile()) : Config.autoConfigure(context);
+            Config config = withRequestTimeout(loaded, environment, System.getProperties());
             return client(config);
         } catch (RuntimeException e) {
             String where = files.isEmpty() ? "the pod's service account" : files.get(0).toString();
