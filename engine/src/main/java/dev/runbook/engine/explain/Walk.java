@@ -28,7 +28,7 @@ final class Walk {
         for (int i = 0; i < conditions.size(); i++) {
             Condition condition = conditions.get(i);
             Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("condition", condition.text());
+            entry.put("condition", oneLine(condition.text()));
             entry.put("line", condition.line());
             shown.add(entry);
             String stop = switch (condition.kind()) {
@@ -37,13 +37,18 @@ final class Walk {
                 case OTHER -> other(i, condition, entry);
             };
             if (stop != null) {
-                List<String> later = conditions.subList(i + 1, conditions.size()).stream().map(Condition::text).toList();
+                List<String> later = conditions.subList(i + 1, conditions.size()).stream().map(c -> oneLine(c.text())).toList();
                 return new Explanation(rule.name(), rule.where(), List.of(), "does not fire: " + stop, shown, later);
             }
         }
         return new Explanation(rule.name(), rule.where(), List.of(), "every condition holds at rest, yet the rule did not "
                 + "fire in this decision (its match was cancelled before it could fire: an activation-group, agenda-group, "
                 + "no-loop or lock-on-active attribute, or the firing limit)", shown, List.of());
+    }
+
+    /** A condition written over several lines, on one: the lines' indentation says nothing to the reader of the explanation. */
+    static String oneLine(String text) {
+        return text.replaceAll("\\s*\\n\\s*", " ");
     }
 
     /** A pattern (or {@code exists}), constraint by constraint; the reason it stops the rule, or null. */
@@ -75,7 +80,7 @@ final class Walk {
         entry.put("matches", previous.count());
         if (!constraints.isEmpty()) entry.put("constraints", constraints);
         if (condition.kind() == Condition.Kind.EXISTS && answer(ConditionQueries.Purpose.WHOLE, index, -1).count() == 0) {
-            return "`" + condition.text() + "` (" + rule.file() + ":" + condition.line() + ") does not hold";
+            return "`" + oneLine(condition.text()) + "` (" + rule.file() + ":" + condition.line() + ") does not hold";
         }
         return null;
     }
@@ -103,7 +108,7 @@ final class Walk {
         for (Map<String, Object> row : blockers.first()) facts.add(String.valueOf(row.get(condition.factVariable())));
         if (blockers.count() > blockers.first().size()) facts.add("... and " + (blockers.count() - blockers.first().size()) + " more");
         entry.put("blockedBy", facts);
-        return "`" + condition.text() + "` (" + rule.file() + ":" + condition.line() + ") does not hold: "
+        return "`" + oneLine(condition.text()) + "` (" + rule.file() + ":" + condition.line() + ") does not hold: "
                 + blockers.count() + " " + condition.type() + " fact" + (blockers.count() == 1 ? " matches" : "s match")
                 + " the pattern inside it";
     }
@@ -112,7 +117,7 @@ final class Walk {
         WhyNot.Rows whole = answer(ConditionQueries.Purpose.WHOLE, index, -1);
         entry.put("matches", whole.count());
         if (whole.count() > 0) return null;
-        return "`" + condition.text() + "` (" + rule.file() + ":" + condition.line() + ") does not hold for any match "
+        return "`" + oneLine(condition.text()) + "` (" + rule.file() + ":" + condition.line() + ") does not hold for any match "
                 + "of the conditions before it (a condition of this form is evaluated whole)";
     }
 

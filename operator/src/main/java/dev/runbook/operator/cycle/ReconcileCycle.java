@@ -127,7 +127,8 @@ public final class ReconcileCycle {
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {
-                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now);
+                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now,
+                        Map.of(dev.runbook.operator.kube.EventWriter.CYCLE_ANNOTATION, cycleId));
                 applied = result.applied();
                 statusActions = result.primaryStatus();
                 if (!result.isComplete()) {

@@ -25,7 +25,7 @@ import java.util.Set;
  */
 public final class DecisionRecord {
     /** The annotation on a changes event naming the cycle whose decision it announced. */
-    public static final String EVENT_ANNOTATION = dev.runbook.operator.record.Recorder.CYCLE_ANNOTATION;
+    public static final String EVENT_ANNOTATION = dev.runbook.operator.kube.EventWriter.CYCLE_ANNOTATION;
     private static final Set<String> CHANGED = Set.of("CREATED", "UPDATED", "DELETED", "FAILED", "PLANNED", "REFUSED");
     private static final Set<String> SECRET_FIELDS = Set.of("data", "stringData");
 

@@ -30,6 +30,11 @@ import java.util.Map;
 public final class EventWriter {
     /** The component named as the source of the operator's events. */
     public static final String COMPONENT = "runbook-operator";
+    /**
+     * The annotation on the events of a cycle (the changes it made, the events its rules asked for) with the
+     * cycle's id, as its log line names it: the key to its decision in the history (docs/why.md).
+     */
+    public static final String CYCLE_ANNOTATION = "runbook.dev/cycle";
     /** Longer messages are cut here (the API server refuses very long event messages). */
     public static final int MAX_MESSAGE = 1024;
     /** The namespace of events about cluster-scoped objects. */

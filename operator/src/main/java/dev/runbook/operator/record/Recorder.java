@@ -47,8 +47,6 @@ import java.util.Set;
  * starts; {@code PlanObserved} in observe mode when the plan differs from the one recorded.
  */
 public final class Recorder {
-    /** The annotation on a changes event with the id of the cycle that made the changes (as its log line names it). */
-    public static final String CYCLE_ANNOTATION = "runbook.dev/cycle";
     private final KubeApi api;
     private final EventWriter events;
     private final String fieldManager;
@@ -180,7 +178,7 @@ public final class Recorder {
         if (report.acting()) {
             // The cycle's id names its decision in the decision history (runbook why --history, docs/why.md).
             ChangesEvent.of(report.applied(), ref).ifPresent(changes -> events.record(ref, uid, "Normal", changes.reason(),
-                    changes.message(), EventWriter.COMPONENT, Map.of(CYCLE_ANNOTATION, report.cycleId()), now));
+                    changes.message(), EventWriter.COMPONENT, Map.of(EventWriter.CYCLE_ANNOTATION, report.cycleId()), now));
         }
         RunbookCondition condition = RunbookCondition.of(report);
         RunbookCondition previous = previousCondition(before);
