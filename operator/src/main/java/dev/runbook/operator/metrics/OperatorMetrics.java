@@ -98,11 +98,12 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     /** A bundle's version became active: the first load ({@code generation} 1) or a swap (+1 each). */
     public void bundleActivated(String bundle, String version, long generation) {
         quietly("bundle activation", () -> bundles.activated(bundle, version, generation));
-        // Both results present at 0 from the start: increase() over a series that appears at 1 reads 0, and an
-        // alert on the first refusal would never fire.
+        // Reloads of both results and plan problems present at 0 from the start: increase() over a series that
+        // appears at 1 reads 0, and an alert on the first refusal would never fire.
         quietly("bundle activation", () -> {
             reloads(bundle, "accepted");
             reloads(bundle, "refused");
+            cycles.conflicts(bundle);
         });
     }
 

@@ -63,7 +63,8 @@ class DocumentationExamplesTest {
     Stream<DynamicTest> consoleSessionsPrintWhatTheDocsShow() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
         for (MarkdownBlocks.Block block : MarkdownBlocks.blocks(ROOT)) {
-            if (!block.language().equals("console")) continue;
+            // A session against a live cluster (cluster=STAGE) runs in the integration test of its page (WhyIT).
+            if (!block.language().equals("console") || block.attribute("cluster") != null) continue;
             int exit = block.attribute("exit") == null ? 0 : Integer.parseInt(block.attribute("exit"));
             for (Command command : commands(block)) {
                 tests.add(DynamicTest.dynamicTest(block.where() + " " + command.line(), () -> {
@@ -88,8 +89,8 @@ class DocumentationExamplesTest {
     record Command(String line, List<String> expected) {
         /** The arguments, with paths made absolute against the project root (docs run from there). */
         String[] args(Path root) {
-            String[] words = line.trim().split("\\s+");
-            String[] args = Arrays.copyOfRange(words, 1, words.length);
+            List<String> words = words(line);
+            String[] args = words.subList(1, words.size()).toArray(String[]::new);
             for (int i = 0; i < args.length; i++) {
                 if (!args[i].startsWith("-") && Files.exists(root.resolve(args[i]))) {
                     args[i] = root.resolve(args[i]).toString();
@@ -99,7 +100,15 @@ class DocumentationExamplesTest {
         }
     }
 
-    private static List<Command> commands(MarkdownBlocks.Block block) {
+    /** The words of a command line, as a shell splits it: at spaces, but not inside double quotes (which go). */
+    static List<String> words(String line) {
+        List<String> words = new ArrayList<>();
+        java.util.regex.Matcher word = java.util.regex.Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(line.trim());
+        while (word.find()) words.add(word.group(1) != null ? word.group(1) : word.group(2));
+        return words;
+    }
+
+    static List<Command> commands(MarkdownBlocks.Block block) {
         List<Command> commands = new ArrayList<>();
         String current = null;
         List<String> expected = new ArrayList<>();
@@ -119,7 +128,7 @@ class DocumentationExamplesTest {
         return commands;
     }
 
-    private static List<String> lines(String text) {
+    static List<String> lines(String text) {
         List<String> lines = new ArrayList<>(Arrays.asList(text.split("\n", -1)));
         while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) lines.remove(lines.size() - 1);
         return lines;
@@ -127,17 +136,23 @@ class DocumentationExamplesTest {
 
     /** Whether {@code actual} matches {@code expected}, where a line "..." matches any run of lines. */
     static boolean matches(List<String> expected, List<String> actual) {
-        return matches(expected, 0, actual, 0);
+        return matches(expected, actual, String::equals);
     }
 
-    private static boolean matches(List<String> expected, int e, List<String> actual, int a) {
+    /** As {@link #matches(List, List)}, with lines compared by {@code sameLine} (expected, actual). */
+    static boolean matches(List<String> expected, List<String> actual, java.util.function.BiPredicate<String, String> sameLine) {
+        return matches(expected, 0, actual, 0, sameLine);
+    }
+
+    private static boolean matches(List<String> expected, int e, List<String> actual, int a,
+                                   java.util.function.BiPredicate<String, String> sameLine) {
         if (e == expected.size()) return a == actual.size();
         if (expected.get(e).equals("...")) {
             for (int skip = a; skip <= actual.size(); skip++) {
-                if (matches(expected, e + 1, actual, skip)) return true;
+                if (matches(expected, e + 1, actual, skip, sameLine)) return true;
             }
             return false;
         }
-        return a < actual.size() && expected.get(e).equals(actual.get(a)) && matches(expected, e + 1, actual, a + 1);
+        return a < actual.size() && sameLine.test(expected.get(e), actual.get(a)) && matches(expected, e + 1, actual, a + 1, sameLine);
     }
 }
