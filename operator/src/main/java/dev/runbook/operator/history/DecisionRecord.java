@@ -65,7 +65,10 @@ public final class DecisionRecord {
         return report.failure() != null ? "failed" : "ok";
     }
 
-    /** What tells this cycle's decision apart from another's: its rules, its actions and their outcomes, how it ended. */
+    /**
+     * What tells this cycle's decision apart from another's: its bundle version and mode, how it ended, its
+     * rules, its actions with their outcomes, and what those that changed something wrote.
+     */
     static List<Object> signature(CycleReport report) {
         List<Object> signature = new ArrayList<>();
         signature.add(report.bundleVersion());
@@ -73,7 +76,9 @@ public final class DecisionRecord {
         signature.add(report.failure() == null ? "" : report.failure().describe());
         if (report.decision() != null) {
             signature.add(report.decision().firedRules());
-            CycleSummary.outcomes(report).forEach((planned, outcome) -> signature.add(planned.action().identity() + " " + outcome));
+            // What an action that changed something wrote tells two decisions apart (a phase Degraded, then Healthy).
+            CycleSummary.outcomes(report).forEach((planned, outcome) -> signature.add(planned.action().identity() + " " + outcome
+                    + (CHANGED.contains(outcome) ? " " + planned.action().formHash() : "")));
             report.decision().problems().forEach(p -> signature.add(p.toString()));
         }
         return signature;

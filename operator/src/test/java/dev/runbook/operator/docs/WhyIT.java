@@ -128,7 +128,12 @@ class WhyIT {
             spec.remove("backup"); // no backup Job may start when the clock moves on
         });
         await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get, current -> "Healthy".equals(at(current, "status.phase")));
-        page.run("healthy", clock);
+        List<String> now = page.run("healthy", clock);
+        // The same observation as the operator's: at rest, `why` fires the rules the operator's last cycle fired.
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(firedRules(page.run("healthy", clock).get(0)))
+                .isEqualTo(history.decisions(namespace, "pg").orElseThrow().get(0).get("fired") instanceof List<?> fired
+                        ? fired.stream().map(f -> ((Map<?, ?>) f).get("rule")).toList() : List.of()));
+        assertThat(now.get(0)).contains("valid: true");
         // The instances report how far they replayed the WAL: pg-2 is ahead, and is the one promoted.
         pg.annotatePod("pg-0", SamplePostgresCluster.LSN, "50331648");
         pg.annotatePod("pg-1", SamplePostgresCluster.LSN, "50331600");
@@ -180,6 +185,13 @@ class WhyIT {
     private String scrape() throws Exception {
         var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + endpoints.port() + "/metrics")).build();
         return java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The rules a printed plan says fired, in order. */
+    private static List<Object> firedRules(String printed) {
+        String yaml = printed.substring(0, printed.indexOf("\nrunbook: "));
+        Map<String, Object> plan = new org.yaml.snakeyaml.Yaml().load(yaml);
+        return ((List<?>) plan.get("fired")).stream().map(f -> ((Map<?, ?>) f).get("rule")).map(Object.class::cast).toList();
     }
 
     /** A kubeconfig for the command line: the test's own file on a real cluster, else one for the embedded server. */
