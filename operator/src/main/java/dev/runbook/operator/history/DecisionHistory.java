@@ -30,7 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * actions with the same outcomes: a resource at rest, reconciled at its period) adds no entry: the entry
  * before it counts it ({@code repeated}, {@code lastCycle}, {@code lastAt}), so a failover is not pushed
  * out by the quiet cycles after it. And a primary's history goes when the primary is deleted (JOSDK's
- * {@code cleanupDoneFor}). Each entry is kept as its JSON text, the cheapest form to hold and to serve.
+ * {@code cleanupDoneFor}). Each entry is kept as its JSON text, deflated: a decision repeats its facts'
+ * descriptions from firing to firing, and compresses about tenfold (docs/performance.md#the-decision-history).
  */
 public final class DecisionHistory implements CycleListener {
     private static final Logger LOG = LoggerFactory.getLogger(DecisionHistory.class);
@@ -51,7 +52,7 @@ public final class DecisionHistory implements CycleListener {
     }
 
     /** How many decisions {@code runbook run} keeps per primary unless told otherwise. */
-    public static final int DEFAULT_PER_PRIMARY = 5;
+    public static final int DEFAULT_PER_PRIMARY = 10;
 
     private final int perPrimary;
     private final Clock clock;
@@ -91,7 +92,7 @@ public final class DecisionHistory implements CycleListener {
             Map<String, Object> record = new LinkedHashMap<>();
             record.put("at", clock.instant().toString());
             record.putAll(DecisionRecord.of(primary, report));
-            entries.addFirst(new Entry(JSON.writeValueAsBytes(record), signature));
+            entries.addFirst(new Entry(Deflated.of(JSON.writeValueAsBytes(record)), signature));
             while (entries.size() > perPrimary) entries.removeLast();
         }
     }
@@ -106,7 +107,7 @@ public final class DecisionHistory implements CycleListener {
                 Entry entry = it.next();
                 try {
                     @SuppressWarnings("unchecked")
-                    Map<String, Object> decision = JSON.readValue(entry.json, LinkedHashMap.class);
+                    Map<String, Object> decision = JSON.readValue(Deflated.inflate(entry.json), LinkedHashMap.class);
                     if (entry.repeated > 0) {
                         decision.put("repeated", entry.repeated);
                         decision.put("lastCycle", entry.lastCycle);
@@ -132,7 +133,7 @@ public final class DecisionHistory implements CycleListener {
         });
     }
 
-    /** How many bytes the kept decisions take as JSON, for docs/performance.md's sizing. */
+    /** How many bytes the kept decisions take, compressed, for docs/performance.md's sizing. */
     public long bytes() {
         long total = 0;
         for (Deque<Entry> entries : byPrimary.values()) {
