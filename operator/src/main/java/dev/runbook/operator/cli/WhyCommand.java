@@ -13,6 +13,8 @@ import dev.runbook.operator.why.LiveObservation;
 import dev.runbook.operator.why.OperatorDecisions;
 import dev.runbook.operator.why.RunningBundle;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.runbook.operator.error.RootCause;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -108,9 +110,15 @@ final class WhyCommand implements Callable<Integer> {
             if (decision != null && !history) throw new InvalidInputException(Problem.inFile("--decision", "goes with --history"));
             if (history && rule != null) throw new InvalidInputException(Problem.inFile("--rule", "explains the decision made now; "
                     + "leave out --history (whose decisions hold the rules that fired then)"));
-            if (history && operatorUrl != null) return printHistory(out, err, null);
-            try (KubernetesClient client = Kubeconfig.connect(System.getenv(), kubeconfig, context)) {
-                return history ? printHistory(out, err, client) : explainNow(out, err, client);
+            try {
+                if (history && operatorUrl != null) return printHistory(out, err, null);
+                try (KubernetesClient client = Kubeconfig.connect(System.getenv(), kubeconfig, context)) {
+                    return history ? printHistory(out, err, client) : explainNow(out, err, client);
+                }
+            } catch (KubernetesClientException | IllegalStateException e) {
+                // The cluster or the operator did not answer, or answered with an error: nothing to explain with.
+                err.println("runbook: " + (e instanceof IllegalStateException ? e.getMessage() : RootCause.message(e)));
+                return RunbookCommand.CHECK_FAILED;
             }
         });
     }

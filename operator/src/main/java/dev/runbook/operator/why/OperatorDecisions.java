@@ -49,7 +49,7 @@ public final class OperatorDecisions {
                     .send(request, HttpResponse.BodyHandlers.ofString());
             return answer(url, response.statusCode(), response.body());
         } catch (IOException e) {
-            throw new IllegalStateException(url + " does not answer: " + e.getMessage(), e);
+            throw new IllegalStateException(url + " does not answer: " + dev.runbook.operator.error.RootCause.message(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(url + ": interrupted", e);
@@ -71,7 +71,7 @@ public final class OperatorDecisions {
             var response = http.sendAsync(http.newHttpRequestBuilder().uri(url).build(), String.class).get();
             return answer("pod " + operatorNamespace + "/" + target + " (through the API server)", response.code(), response.body());
         } catch (ExecutionException e) {
-            throw new IllegalStateException(url + ": " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(url + ": " + dev.runbook.operator.error.RootCause.message(e), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(url + ": interrupted", e);
