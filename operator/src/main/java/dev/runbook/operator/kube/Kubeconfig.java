@@ -60,7 +60,13 @@ public final class Kubeconfig {
         if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
             throw new InvalidInputException(Problem.inFile(kubeconfig.toString(), "--kubeconfig: no such file"));
         }
-        for (Path file : files) check(file);
+        List<String> contexts = new ArrayList<>();
+        for (Path file : files) contexts.addAll(check(file));
+        if (context != null && !contexts.contains(context)) {
+            // The client would quietly take the current context: another cluster than the one asked for.
+            throw new InvalidInputException(Problem.inFile(files.isEmpty() ? "--context" : files.get(0).toString(),
+                    "--context " + context + ": no such context (there are: " + String.join(", ", contexts) + ")"));
+        }
         try {
             Config loaded = kubeconfig != null ? Config.fromKubeconfig(context, kubeconfig.toFile()) : Config.autoConfigure(context);
             Config config = withRequestTimeout(loaded, environment, System.getProperties());
@@ -107,11 +113,19 @@ public final class Kubeconfig {
         return files;
     }
 
-    private static void check(Path file) {
+    /** Reads and parses the file, refusing what is not a kubeconfig; returns the names of its contexts. */
+    private static List<String> check(Path file) {
         String text = TextFiles.read(file, file.toString(), MAX_BYTES, "a kubeconfig");
-        if (!(YamlFile.toJava(YamlFile.document(file.toString(), text)) instanceof Map<?, ?>)) {
+        if (!(YamlFile.toJava(YamlFile.document(file.toString(), text)) instanceof Map<?, ?> kubeconfig)) {
             throw new InvalidInputException(Problem.inFile(file.toString(),
                     "is not a kubeconfig: expected a mapping with clusters, users and contexts"));
         }
+        List<String> names = new ArrayList<>();
+        if (kubeconfig.get("contexts") instanceof List<?> contexts) {
+            for (Object entry : contexts) {
+                if (entry instanceof Map<?, ?> named && named.get("name") != null) names.add(String.valueOf(named.get("name")));
+            }
+        }
+        return names;
     }
 }

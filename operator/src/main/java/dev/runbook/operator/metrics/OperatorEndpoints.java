@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 
 /**
  * The operator's HTTP endpoints: {@code /metrics} for Prometheus, {@code /healthz} for the kubelet's
- * liveness probe and {@code /readyz} for its readiness probe. GET only.
+ * liveness probe, {@code /readyz} for its readiness probe, and {@code /decisions/NAMESPACE/NAME} for a
+ * resource's last decisions when a history is kept (docs/why.md). GET only.
  *
  * <p>A check is a {@code Supplier<List<String>>} of problems, empty when all is well, so that the
  * response can say what is wrong ("bundle postgres-cluster: informers not synced"), one problem a line:
