@@ -14,7 +14,6 @@ import dev.runbook.rules.action.FinishCleanup;
 import dev.runbook.rules.fact.Clock;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Resource;
-import org.kie.api.KieBase;
 import org.kie.api.event.rule.AgendaEventListener;
 import org.kie.api.event.rule.RuleRuntimeEventListener;
 import org.kie.api.runtime.KieSession;
@@ -70,22 +69,23 @@ public final class DecisionCycle {
         }
 
         List<PlanProblem> problems = new ArrayList<>();
-        List<PlannedAction> planned = collect(bundle, observation, params, recorder, problems);
+        // Templates are the bundle's code too: rendered under the cycle's deadline and memory budget.
+        List<PlannedAction> planned = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), () -> null,
+                () -> collect(bundle, observation, params, recorder, problems));
         problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
         return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
     }
 
     /**
-     * Runs the bundle's rules on the observation to rest in a new session of {@code kieBase} (the bundle's,
-     * or one that holds more, such as the queries of an explanation), under the same limits and
-     * containment as a cycle, and hands the session at rest to {@code atRest} before disposing of it.
+     * Runs the bundle's rules on the observation to rest in a new session (not a pooled one: the caller
+     * reads it, e.g. an explanation's queries), under the same limits and containment as a cycle, and
+     * hands the session at rest to {@code atRest} before disposing of it.
      *
      * @throws FiringLimitExceededException, RuleFailedException as {@link #run(CompiledBundle, Observation, Policy)}
      */
-    public static <T> T atRest(CompiledBundle bundle, KieBase kieBase, Observation observation, Policy policy,
-                               Function<KieSession, T> atRest) {
+    public static <T> T atRest(CompiledBundle bundle, Observation observation, Policy policy, Function<KieSession, T> atRest) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
-        KieSession session = kieBase.newKieSession();
+        KieSession session = bundle.kieBase().newKieSession();
         try {
             TraceRecorder recorder = new TraceRecorder();
             fireToRest(bundle, session, observation, params, policy, recorder);
@@ -142,7 +142,8 @@ public final class DecisionCycle {
             Action action = inserted.action();
             if (action instanceof ApplyTemplate template) {
                 try {
-                    action = renderer.render(template, observation.primary(), params);
+                    action = ContainedRun.template(template.getTemplate(), inserted.rule(),
+                            () -> renderer.render(template, observation.primary(), params));
                 } catch (TemplateRenderer.TemplateException e) {
                     problems.add(PlanProblem.template(e.getMessage(), inserted.rule()));
                     continue;

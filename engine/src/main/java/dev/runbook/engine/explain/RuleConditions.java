@@ -1,5 +1,7 @@
 package dev.runbook.engine.explain;
 
+import dev.runbook.engine.compile.DrlParsing;
+import dev.runbook.engine.containment.ParsedDrl;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import org.drools.drl.ast.descr.AndDescr;
@@ -11,8 +13,6 @@ import org.drools.drl.ast.descr.NotDescr;
 import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.ast.descr.PatternDescr;
 import org.drools.drl.ast.descr.RuleDescr;
-import org.drools.drl.parser.DrlParser;
-import org.drools.drl.parser.DroolsParserException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A rule's conditions, read from Drools' own parse tree of the bundle's DRL ({@link DrlParser}), with
+ * A rule's conditions, read from Drools' own parse tree of the bundle's DRL (the trees the bundle was
+ * built from, {@link DrlParsing}), with
  * each condition's text and place as written: what an explanation re-evaluates, one constraint more at
  * a time ({@link ConditionQueries}).
  */
@@ -33,30 +34,18 @@ public final class RuleConditions {
      * @throws InvalidInputException when a file does not parse (a compiled bundle's files always do)
      */
     public static Optional<ParsedRule> find(Map<String, String> drl, String name) {
-        for (Map.Entry<String, String> file : drl.entrySet()) {
-            String text = file.getValue();
-            PackageDescr pkg = parse(file.getKey(), text);
+        List<Problem> problems = new ArrayList<>();
+        List<ParsedDrl> parsed = DrlParsing.parse(drl, problems);
+        if (parsed == null) throw new InvalidInputException(problems);
+        for (ParsedDrl file : parsed) {
+            PackageDescr pkg = file.descr();
             for (RuleDescr rule : pkg.getRules()) {
                 if (rule.isQuery() || !rule.getName().equals(name)) continue;
-                return Optional.of(new ParsedRule(rule.getName(), file.getKey(), lineOf(text, rule.getStartCharacter()),
-                        pkg.getName(), imports(pkg), conditions(rule.getLhs(), text)));
+                return Optional.of(new ParsedRule(rule.getName(), file.file(), lineOf(file.text(), rule.getStartCharacter()),
+                        pkg.getName(), imports(pkg), conditions(rule.getLhs(), file.text())));
             }
         }
         return Optional.empty();
-    }
-
-    private static PackageDescr parse(String file, String text) {
-        DrlParser parser = new DrlParser();
-        PackageDescr pkg;
-        try {
-            pkg = parser.parse(null, text);
-        } catch (DroolsParserException e) {
-            throw new InvalidInputException(Problem.inFile(file, "does not parse: " + e.getMessage()));
-        }
-        if (parser.hasErrors() || pkg == null) {
-            throw new InvalidInputException(Problem.inFile(file, "does not parse: " + parser.getErrors()));
-        }
-        return pkg;
     }
 
     private static List<String> imports(PackageDescr pkg) {

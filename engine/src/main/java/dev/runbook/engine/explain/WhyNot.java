@@ -1,8 +1,7 @@
 package dev.runbook.engine.explain;
 
+import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.containment.AllowList;
-import dev.runbook.engine.containment.ExpressionContainment;
 import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.DecisionCycle;
 import dev.runbook.engine.decide.Firing;
@@ -11,19 +10,15 @@ import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import org.drools.kiesession.rulebase.InternalKnowledgeBase;
-import org.kie.api.io.ResourceType;
 import org.kie.api.runtime.rule.QueryResults;
 import org.kie.api.runtime.rule.QueryResultsRow;
-import org.kie.internal.builder.KnowledgeBuilder;
-import org.kie.internal.builder.KnowledgeBuilderFactory;
-import org.kie.internal.io.ResourceFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Explains why a rule did or did not fire on an observation: when it fired, the facts each firing
@@ -32,23 +27,23 @@ import java.util.Map;
  * fact meets, with the facts it was tested against and the values its operands had for them
  * ({@link OperandValues}). What this cannot tell is in docs/why.md.
  *
- * <p>The queries are added to the bundle's own knowledge base (compiling only them, in a few hundred
- * milliseconds, instead of the whole bundle again): for a command that explains and exits, never for a
- * bundle that keeps running cycles.
+ * <p>The queries are one more rules file of a copy of the bundle, compiled as any bundle is: the same
+ * checks of what the code may call, the same budgets, nothing added to the bundle that runs.
  */
 public final class WhyNot {
     /** The facts shown for a condition that stopped the rule; the rest are counted. */
     static final int SHOWN_FACTS = 5;
-    private static final String QUERIES_FILE = "rules/__why__.drl";
+    private static final String QUERIES_FILE = "rules/why-queries.drl";
 
     private WhyNot() {}
 
     /**
      * @param decision the decision the rules made on {@code observation}: says whether the rule fired
+     * @param compiler  compiles a bundle's files (the command line's goes through the compiled-bundle cache)
      * @throws InvalidInputException when the bundle has no rule of that name (naming those it has that are alike)
      */
     public static Explanation explain(CompiledBundle bundle, Observation observation, Policy policy, String ruleName,
-                                      Decision decision) {
+                                      Decision decision, Function<BundleSource, CompiledBundle> compiler) {
         Map<String, String> drl = bundle.source().filesUnder("rules/", ".drl");
         ParsedRule rule = RuleConditions.find(drl, ruleName).orElseThrow(() -> unknownRule(bundle, ruleName));
         List<List<String>> firings = decision.firings().stream().filter(f -> f.rule().equals(rule.name()))
@@ -58,13 +53,13 @@ public final class WhyNot {
                     + (firings.size() == 1 ? "" : "s") + " in this decision", List.of(), List.of());
         }
         List<ConditionQueries.Query> queries = ConditionQueries.of(rule);
-        InternalKnowledgeBase kieBase = withQueries(bundle, drl, ConditionQueries.drl(rule, queries));
-        Map<String, Rows> answers = DecisionCycle.atRest(bundle, kieBase, observation, policy, session -> {
+        CompiledBundle probe = withQueries(bundle, ConditionQueries.drl(rule, queries), compiler);
+        Map<String, Rows> answers = DecisionCycle.atRest(probe, observation, policy, session -> {
             Map<String, Rows> rows = new HashMap<>();
             for (ConditionQueries.Query query : queries) rows.put(query.name(), Rows.of(session.getQueryResults(query.name())));
             return rows;
         });
-        OperandValues values = new OperandValues(rule.imports(), kieBase.getRootClassLoader());
+        OperandValues values = new OperandValues(rule.imports(), ((InternalKnowledgeBase) probe.kieBase()).getRootClassLoader());
         return new Walk(rule, queries, answers, values).explanation();
     }
 
@@ -75,26 +70,19 @@ public final class WhyNot {
                 + (alike.isEmpty() ? ": `runbook lint` lists its rules" : "; rules whose names contain it: '" + String.join("', '", alike) + "'")));
     }
 
-    /** The bundle's knowledge base with the queries added, after the same allow-list check as any bundle DRL. */
-    private static InternalKnowledgeBase withQueries(CompiledBundle bundle, Map<String, String> drl, String queries) {
-        Map<String, String> files = new LinkedHashMap<>(drl);
+    /**
+     * The bundle with the queries as one more rules file, compiled as any bundle is (first-line checks,
+     * the build, the bytecode checks and budgets): the bundle that runs is left as it is.
+     */
+    private static CompiledBundle withQueries(CompiledBundle bundle, String queries, Function<BundleSource, CompiledBundle> compiler) {
+        Map<String, String> files = new LinkedHashMap<>(bundle.source().files());
         files.put(QUERIES_FILE, queries);
-        List<Problem> refused = ExpressionContainment.checkRules(files, AllowList.standard()).stream()
-                .filter(p -> p.file().equals(QUERIES_FILE)).toList();
-        InternalKnowledgeBase kieBase = (InternalKnowledgeBase) bundle.kieBase();
-        KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(kieBase);
-        if (refused.isEmpty()) {
-            builder.add(ResourceFactory.newByteArrayResource(queries.getBytes(StandardCharsets.UTF_8)).setSourcePath(QUERIES_FILE),
-                    ResourceType.DRL);
-        }
-        if (!refused.isEmpty() || builder.hasErrors()) {
-            List<String> problems = refused.isEmpty() ? builder.getErrors().stream().map(Object::toString).toList()
-                    : refused.stream().map(Problem::toString).toList();
+        try {
+            return compiler.apply(new BundleSource(bundle.source().origin(), files));
+        } catch (InvalidInputException e) {
             throw new IllegalStateException("the rule's conditions could not be re-evaluated as queries: "
-                    + String.join("; ", problems) + "\n" + queries);
+                    + String.join("; ", e.getProblems().stream().map(Problem::toString).toList()) + "\n" + queries, e);
         }
-        kieBase.addPackages(builder.getKnowledgePackages());
-        return kieBase;
     }
 
     /** A query's answer: how many rows, and the first few, each as its variables' values. */

@@ -39,7 +39,7 @@ class WhyNotTest {
 
     private static Explanation explain(CompiledBundle bundle, Observation observation, String rule) {
         Decision decision = DecisionCycle.run(bundle, observation, Policy.DEFAULT);
-        return WhyNot.explain(bundle, observation, Policy.DEFAULT, rule, decision);
+        return WhyNot.explain(bundle, observation, Policy.DEFAULT, rule, decision, BundleCompiler::compile);
     }
 
     @Test

@@ -159,7 +159,7 @@ final class RunCommand implements Callable<Integer> {
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady, history == null ? null : history::json);
                      BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),
-                             Clock.systemUTC(), policy.reserving(home))) {
+                             Clock.systemUTC(), runtime.verdicts())) {
                     if (webhook != null) metrics.webhookServing(true);
                     long starting = System.nanoTime();
                     try {

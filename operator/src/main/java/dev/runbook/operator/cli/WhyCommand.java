@@ -148,7 +148,8 @@ final class WhyCommand implements Callable<Integer> {
                 + resolved.bundle() + " from " + resolved.origin() + "; nothing was applied");
         if (resolved.warning() != null) err.println("runbook: " + resolved.warning());
         if (rule != null) {
-            out.print(PlanYaml.dump(WhyNot.explain(resolved.bundle(), observation, policy.policy(), rule, decided).toMap()));
+            out.print(PlanYaml.dump(WhyNot.explain(resolved.bundle(), observation, policy.policy(), rule, decided,
+                    BundleArgument::compile).toMap()));
             return RunbookCommand.OK;
         }
         out.print(PlanYaml.dump(PlanYaml.toMap(decided, observation.primary().toString())));

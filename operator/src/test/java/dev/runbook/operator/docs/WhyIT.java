@@ -12,7 +12,6 @@ import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.runtime.OperatorRuntime;
 import dev.runbook.operator.simulation.KubeCluster;
-import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
@@ -82,7 +81,6 @@ class WhyIT {
 
     @BeforeEach
     void start() throws Exception {
-        InstanceAccounts.prepare(client, namespace);
         pg = new SamplePostgresCluster(client, namespace);
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());
