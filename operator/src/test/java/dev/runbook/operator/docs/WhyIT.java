@@ -125,7 +125,8 @@ class WhyIT {
             spec.put("failoverDelay", "30s");
             spec.remove("backup"); // no backup Job may start when the clock moves on
         });
-        await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get, current -> "Healthy".equals(at(current, "status.phase")));
+        // Healthy only once the instances report their roles, as their instance managers would.
+        await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::getReportingRoles, current -> "Healthy".equals(at(current, "status.phase")));
         List<String> now = page.run("healthy", clock);
         // The same observation as the operator's: at rest, `why` fires the rules the operator's last cycle fired.
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(firedRules(page.run("healthy", clock).get(0)))
