@@ -128,6 +128,7 @@ public final class BundleRbac {
      * The kinds the rules' label, annotate, mergePatch and delete actions target, each with {@code change}
      * or {@code delete}. A target is the primary (a variable bound to {@code Primary(} in the file) or a
      * getter named after an observed kind ({@code $member.getPod()}, {@code $canary.getDeployment()}).
+     * Conditions are skipped ({@link ConditionLines}): a bare {@code label("x")} there reads a fact.
      */
     static Map<String, Set<String>> ruleTargets(Path bundle, Set<String> observedKinds) {
         Path rules = bundle.resolve("rules");
@@ -139,10 +140,11 @@ public final class BundleRbac {
                 Set<String> primaries = new TreeSet<>();
                 Matcher binding = PRIMARY_BINDING.matcher(text);
                 while (binding.find()) primaries.add(binding.group(1));
+                Set<Integer> conditions = ConditionLines.of("rules/" + file.getFileName(), text);
                 List<String> lines = text.lines().toList();
                 for (int i = 0; i < lines.size(); i++) {
                     String line = lines.get(i).trim();
-                    if (line.startsWith("//") || line.startsWith("import ")) continue;
+                    if (line.startsWith("//") || line.startsWith("import ") || conditions.contains(i + 1)) continue;
                     Matcher m = CHANGE.matcher(line);
                     while (m.find()) {
                         String kind = kindOf(m.group(2).trim(), primaries, observedKinds);

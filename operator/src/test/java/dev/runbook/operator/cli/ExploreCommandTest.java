@@ -23,7 +23,9 @@ class ExploreCommandTest {
         Matcher m = LAST.matcher(last);
         assertThat(m.matches()).as(result.out() + result.err()).isTrue();
         assertThat(result.exitCode()).isEqualTo(Integer.parseInt(m.group(1)) == 0 ? 0 : 1);
-        assertThat(result.out()).startsWith("explore postgres-cluster: 7 invariants, 22 faults, seed 5");
+        long invariants = InvariantFiles.rules(Path.of(POSTGRES));
+        assertThat(result.out()).startsWith("explore postgres-cluster: " + invariants + " invariants, ")
+                .contains(" faults, seed 5");
     }
 
     @Test

@@ -136,7 +136,8 @@ class PostgresClusterIT {
      */
     @Test
     void aPrimaryThatStaysNotReadyPastTheFailoverDelayIsReplacedByTheMostAdvancedReplica() {
-        Duration failoverDelay = Duration.ofSeconds(10);
+        // Long enough that a loaded machine cannot let it pass by itself before the test moves the clock.
+        Duration failoverDelay = Duration.ofMinutes(5);
         pg.create(spec -> {
             spec.put("failoverDelay", failoverDelay.toSeconds() + "s");
             spec.remove("backup"); // no backup Job may start when the clock moves on
@@ -152,12 +153,12 @@ class PostgresClusterIT {
         await().atMost(TestCluster.CONVERGE).ignoreExceptions()
                 .until(() -> { simulated.podNotReady(pod("pg-0"), view.now()); return true; });
 
-        // Within the delay the cluster is degraded, and nothing is promoted. (Each action writes on its
-        // own: the phase and the condition are awaited together.)
+        // Within the delay the cluster is degraded, says its primary failed, and nothing is promoted. (Each
+        // action writes on its own: the phase and the condition are awaited together.)
         await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
             Map<String, Object> current = pg.get();
             assertThat((String) at(current, "status.phase")).isEqualTo("Degraded");
-            assertThat(condition(current, "Ready")).containsEntry("status", "False").containsEntry("reason", "InstancesNotReady");
+            assertThat(condition(current, "Ready")).containsEntry("status", "False").containsEntry("reason", "PrimaryFailed");
         });
         assertThat((String) at(pg.get(), "status.targetPrimary")).isEqualTo("pg-0");
         assertThat(pg.events("FailoverStarted")).isEmpty();
