@@ -17,13 +17,14 @@ import java.util.Map;
 /**
  * Reads a bundle's DRL files with Drools' own parser, once: the descriptor trees the containment
  * checks walk are the ones Drools' build is then given (as descriptor resources), so the code that
- * was checked is the code that is built, whatever the text looked like.
+ * was checked is the code that is built, whatever the text looked like. An explanation
+ * ({@code engine.explain}) reads a rule's conditions from the same trees.
  */
-final class DrlParsing {
+public final class DrlParsing {
     private DrlParsing() {}
 
     /** Each file's tree, or null when a file does not parse (its errors, as {@code file:line:col}, added to {@code errors}). */
-    static List<ParsedDrl> parse(Map<String, String> drl, List<Problem> errors) {
+    public static List<ParsedDrl> parse(Map<String, String> drl, List<Problem> errors) {
         List<ParsedDrl> parsed = new ArrayList<>();
         int before = errors.size();
         drl.forEach((path, text) -> {

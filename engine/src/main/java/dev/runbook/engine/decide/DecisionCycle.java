@@ -24,6 +24,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,21 +60,7 @@ public final class DecisionCycle {
         // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
         KieSession session = bundle.sessions().newKieSession();
         try {
-            session.addEventListener((AgendaEventListener) recorder);
-            session.addEventListener((RuleRuntimeEventListener) recorder);
-            session.insert(new Clock(observation.now()));
-            session.insert(params);
-            session.insert(observation.primary());
-            CleanupDeadline.deleting(bundle.spec(), observation.primary()).ifPresent(session::insert);
-            observation.secondaries().stream()
-                    .sorted(Comparator.comparing(Resource::getRef))
-                    .forEach(session::insert);
-            int limit = bundle.spec().limits().maxFirings();
-            int fired = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), recorder::currentRule,
-                    () -> fire(session, recorder, limit + 1));
-            if (fired > limit) {
-                throw new FiringLimitExceededException(limit, recorder.topRules());
-            }
+            fireToRest(bundle, session, observation, params, policy, recorder);
         } finally {
             // The pool's reset keeps listeners; this cycle's recorder must not hear the next one.
             session.removeEventListener((AgendaEventListener) recorder);
@@ -87,6 +74,45 @@ public final class DecisionCycle {
                 () -> collect(bundle, observation, params, recorder, problems));
         problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
         return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
+    }
+
+    /**
+     * Runs the bundle's rules on the observation to rest in a new session (not a pooled one: the caller
+     * reads it, e.g. an explanation's queries), under the same limits and containment as a cycle, and
+     * hands the session at rest to {@code atRest} before disposing of it.
+     *
+     * @throws FiringLimitExceededException, RuleFailedException as {@link #run(CompiledBundle, Observation, Policy)}
+     */
+    public static <T> T atRest(CompiledBundle bundle, Observation observation, Policy policy, Function<KieSession, T> atRest) {
+        Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
+        KieSession session = bundle.kieBase().newKieSession();
+        try {
+            TraceRecorder recorder = new TraceRecorder();
+            fireToRest(bundle, session, observation, params, policy, recorder);
+            return atRest.apply(session);
+        } finally {
+            session.dispose();
+        }
+    }
+
+    /** Inserts the observation's facts in the order every cycle does and fires the rules under the firing limit. */
+    private static void fireToRest(CompiledBundle bundle, KieSession session, Observation observation, Params params,
+                                   Policy policy, TraceRecorder recorder) {
+        session.addEventListener((AgendaEventListener) recorder);
+        session.addEventListener((RuleRuntimeEventListener) recorder);
+        session.insert(new Clock(observation.now()));
+        session.insert(params);
+        session.insert(observation.primary());
+        CleanupDeadline.deleting(bundle.spec(), observation.primary()).ifPresent(session::insert);
+        observation.secondaries().stream()
+                .sorted(Comparator.comparing(Resource::getRef))
+                .forEach(session::insert);
+        int limit = bundle.spec().limits().maxFirings();
+        int fired = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), recorder::currentRule,
+                () -> fire(session, recorder, limit + 1));
+        if (fired > limit) {
+            throw new FiringLimitExceededException(limit, recorder.topRules());
+        }
     }
 
     private static int fire(KieSession session, TraceRecorder recorder, int max) {

@@ -88,13 +88,22 @@ public final class Actor {
      * writes the status once per cycle.
      */
     public ActResult act(List<PlannedAction> plan, Primary primary, CachedObjects cached, Instant now) {
+        return act(plan, primary, cached, now, Map.of());
+    }
+
+    /**
+     * As {@link #act(List, Primary, CachedObjects, Instant)}; the events the rules ask for carry
+     * {@code eventAnnotations} (the cycle's id, {@link EventWriter#CYCLE_ANNOTATION}).
+     */
+    public ActResult act(List<PlannedAction> plan, Primary primary, CachedObjects cached, Instant now,
+                         Map<String, String> eventAnnotations) {
         List<AppliedAction> applied = new ArrayList<>();
         PrimaryStatus status = new PrimaryStatus(primary.getRef());
         for (PlannedAction planned : plan) {
             try {
                 Outcome outcome = status.takes(planned.action())
                         ? status.add(planned, cached.get(primary.getRef()).orElseGet(() -> existing(primary.getRef())), now)
-                        : apply(planned.action(), primary, cached, now);
+                        : apply(planned.action(), primary, cached, now, eventAnnotations);
                 applied.add(new AppliedAction(planned, outcome));
             } catch (MissingNamespaceException e) {
                 return new ActResult(applied, planned, new ActionFailedException(planned.action().identity(), planned.rules(),
@@ -109,10 +118,10 @@ public final class Actor {
 
     /** Applies one action, reading its target from the API server. */
     public Outcome apply(Action action, Primary primary, Instant now) {
-        return apply(action, primary, CachedObjects.none(), now);
+        return apply(action, primary, CachedObjects.none(), now, Map.of());
     }
 
-    private Outcome apply(Action action, Primary primary, CachedObjects cached, Instant now) {
+    private Outcome apply(Action action, Primary primary, CachedObjects cached, Instant now, Map<String, String> eventAnnotations) {
         Objects.requireNonNull(action, "action");
         if (action instanceof Apply apply) return apply(apply, primary, cached);
         if (action instanceof MergePatch patch) return mergePatch(patch);
@@ -122,7 +131,8 @@ public final class Actor {
         if (action instanceof EmitEvent event) {
             ObjectRef target = event.getTarget();
             String uid = sameObject(target, primary) ? primary.getUid() : null;
-            events.record(target, uid, event.getEventType(), event.getReason(), event.getMessage(), now);
+            events.record(target, uid, event.getEventType(), event.getReason(), event.getMessage(), EventWriter.COMPONENT,
+                    eventAnnotations, now);
             return Outcome.CREATED;
         }
         if (action instanceof Requeue) return Outcome.NONE;

@@ -25,6 +25,12 @@ public final class BundleArgument {
         return load(directory).bundle();
     }
 
+    /** The bundle of these files (e.g. a bundle with an explanation's queries added), through the compiled-bundle cache. */
+    public static CompiledBundle compile(BundleSource source) {
+        Path cache = cacheDirectory(System.getenv());
+        return cache == null ? BundleCompiler.compile(source) : new CompiledBundleCache(cache).load(source).bundle();
+    }
+
     /** The compiled bundle, and whether it came from the compiled-bundle cache ({@code run} says which at start-up). */
     public static CompiledBundleCache.Loaded load(Path directory) {
         return load(directory, CompiledBundleCache::load);

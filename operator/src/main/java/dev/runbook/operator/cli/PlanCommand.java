@@ -21,8 +21,6 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,12 +87,6 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Instant time() {
-        if (now == null) return clock.instant();
-        try {
-            return OffsetDateTime.parse(now).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new InvalidInputException(Problem.inFile("--now", "'" + now
-                    + "' is not a time: use RFC 3339, e.g. 2026-11-30T09:00:00Z"));
-        }
+        return NowOption.time(now, clock);
     }
 }

@@ -7,6 +7,7 @@ import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.error.RootCause;
+import dev.runbook.operator.history.DecisionHistory;
 import dev.runbook.operator.kube.Kubeconfig;
 import dev.runbook.operator.kube.OperatorNamespace;
 import dev.runbook.operator.leader.LeaderElection;
@@ -91,6 +92,11 @@ final class RunCommand implements Callable<Integer> {
                     + "use, at least 4: ${DEFAULT-VALUE} here).")
     int reconcileThreads = ReconcileThreads.byDefault();
 
+    @Option(names = "--decision-history", paramLabel = "K", defaultValue = "" + DecisionHistory.DEFAULT_PER_PRIMARY,
+            description = "Keep each primary's last K decisions with their traces, served at /decisions/NAMESPACE/NAME on "
+                    + "--http-port for `runbook why --history` (default: ${DEFAULT-VALUE}; 0 keeps none). See docs/why.md.")
+    int decisionHistory;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -111,6 +117,10 @@ final class RunCommand implements Callable<Integer> {
         String threadsProblem = ReconcileThreads.problem(reconcileThreads);
         if (threadsProblem != null) {
             err.println("runbook: --reconcile-threads " + reconcileThreads + ": " + threadsProblem);
+            return RunbookCommand.BAD_INPUT;
+        }
+        if (decisionHistory < 0) {
+            err.println("runbook: --decision-history " + decisionHistory + ": give how many decisions to keep per primary, 0 for none");
             return RunbookCommand.BAD_INPUT;
         }
         OperatorNamespace own = OperatorNamespace.resolve(policyOption.operatorNamespace, System.getenv(),
@@ -147,11 +157,14 @@ final class RunCommand implements Callable<Integer> {
                         leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
                         enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), reconcileThreads);
-                try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
+                DecisionHistory history = decisionHistory == 0 ? null : new DecisionHistory(decisionHistory, Clock.systemUTC());
+                try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics,
+                        history == null ? CycleListener.NONE : history);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
-                             metrics::scrape, runtime::notAlive, runtime::notReady);
+                             metrics::scrape, runtime::notAlive, runtime::notReady, history == null ? null : history::json);
                      BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),
                              Clock.systemUTC(), runtime.verdicts())) {
+                    if (webhook != null) metrics.webhookServing(true);
                     long starting = System.nanoTime();
                     try {
                         runtime.start();
@@ -211,7 +224,8 @@ final class RunCommand implements Callable<Integer> {
                 : "runbook: its own namespace is " + home + " (" + own.source() + "), where no bundle acts");
         if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
         if (endpoints != null) {
-            out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");
+            out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz"
+                    + (decisionHistory > 0 ? ", the last " + decisionHistory + " decisions of each primary on /decisions/NAMESPACE/NAME" : ""));
         }
         out.flush();
     }

@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
         subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class,
-                NewCommand.class, RbacCommand.class})
+                NewCommand.class, RbacCommand.class, WhyCommand.class})
 public final class RunbookCommand implements Callable<Integer> {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;
@@ -74,6 +74,7 @@ public final class RunbookCommand implements Callable<Integer> {
         @Override
         public <K> K create(Class<K> type) throws Exception {
             if (type == PlanCommand.class) return type.cast(new PlanCommand(clock));
+            if (type == WhyCommand.class) return type.cast(new WhyCommand(clock));
             return CommandLine.defaultFactory().create(type);
         }
     }

@@ -18,15 +18,13 @@ import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMap
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The JOSDK reconciler of one bundle: it only connects JOSDK to the cycle. It declares one informer
@@ -112,7 +110,8 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
             } else {
                 builder.withNamespacesInheritedFromController();
                 builder.withItemStore(trimmed.storeFor(namespaces));
-                mapper = mapper(kind, context);
+                mapper = SecondaryMappers.of(primaryKind, kind,
+                        namespace -> context.getPrimaryCache().list(namespace).map(ResourceID::fromResource));
                 if (kind.mapping() == SecondaryKind.Mapping.LABELS) {
                     builder.withLabelSelector(new LabelMapping(kind.selector()).informerSelector());
                 }
@@ -125,56 +124,31 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         return sources;
     }
 
-    private SecondaryToPrimaryMapper<GenericKubernetesResource> mapper(SecondaryKind kind, EventSourceContext<P> context) {
-        if (kind.mapping() == SecondaryKind.Mapping.OWNER) {
-            return Mappers.fromOwnerReferences(primaryKind.kind().apiVersion(), primaryKind.kind().kind(), !primaryKind.namespaced());
-        }
-        LabelMapping labels = new LabelMapping(kind.selector());
-        if (labels.namesThePrimary()) {
-            return object -> labels.primaryName(object.getMetadata().getLabels())
-                    .map(name -> Set.of(new ResourceID(name, primaryKind.namespaced() ? object.getMetadata().getNamespace() : null)))
-                    .orElse(Set.of());
-        }
-        // No value names the primary: the object belongs to every primary of its namespace.
-        return object -> !labels.matchesConstants(object.getMetadata().getLabels()) ? Set.of()
-                : context.getPrimaryCache().list(object.getMetadata().getNamespace())
-                        .map(ResourceID::fromResource).collect(Collectors.toSet());
-    }
-
     @Override
-    @SuppressWarnings("unchecked") // every secondary source is an InformerEventSource of generic resources
     public UpdateControl<P> reconcile(P resource, Context<P> context) {
         return UpdateControl.<P>noUpdate().rescheduleAfter(runCycle(resource, context));
     }
 
     /** One cycle over the primary and its cached secondaries; when to run again. */
     final Duration runCycle(P resource, Context<P> context) {
-        List<List<Map<String, Object>>> observed = new ArrayList<>();
-        for (int i = 0; i < secondaries.size(); i++) {
-            SecondaryKind kind = secondaries.get(i);
-            var source = context.eventSourceRetriever().getEventSourceFor(GenericKubernetesResource.class, sourceName(i, kind));
-            List<GenericKubernetesResource> objects;
-            if (kind.mapping() == SecondaryKind.Mapping.REFERENCE) {
-                // The objects this primary's referring objects (its pods) name, from the cache.
-                var cache = (InformerEventSource<GenericKubernetesResource, P>) source;
-                objects = new ReferenceMapping(kind).referencedBy(observed.get(referringIndex(kind)), cache::get);
-            } else {
-                objects = source.getSecondaryResources(resource).stream()
-                        .sorted(Comparator.comparing((GenericKubernetesResource o) -> o.getMetadata().getName()))
-                        .toList();
+        List<List<Map<String, Object>>> observed = ObservedSecondaries.of(secondaries, new ObservedSecondaries.Source() {
+            @Override
+            public List<GenericKubernetesResource> mappedTo(int index, SecondaryKind kind) {
+                return source(context, index, kind).getSecondaryResources(resource).stream().toList();
             }
-            // Frozen as read: the facts take these maps without copying them (Values.frozenInPlace).
-            observed.add(objects.stream().map(api::toFrozenMap).toList());
-        }
+
+            @Override
+            public Optional<GenericKubernetesResource> get(int index, SecondaryKind kind, ResourceID id) {
+                return source(context, index, kind).get(id);
+            }
+        }, api);
         return cycle.run(api.toFrozenMap(resource), observed, new SecondaryCaches<>(secondaries, namespaces, context, api, trimmed));
     }
 
-    /** The position of the first secondary kind a reference mapping's objects are named by (declared before it). */
-    private int referringIndex(SecondaryKind kind) {
-        for (int i = 0; i < secondaries.size(); i++) {
-            if (secondaries.get(i).kind().kind().equals(kind.reference().by())) return i;
-        }
-        throw new IllegalStateException(kind.kind() + ": bundle.yaml's parser lets no reference name an undeclared kind");
+    @SuppressWarnings("unchecked") // every secondary source is an InformerEventSource of generic resources
+    private InformerEventSource<GenericKubernetesResource, P> source(Context<P> context, int index, SecondaryKind kind) {
+        return (InformerEventSource<GenericKubernetesResource, P>) context.eventSourceRetriever()
+                .getEventSourceFor(GenericKubernetesResource.class, sourceName(index, kind));
     }
 
     @Override

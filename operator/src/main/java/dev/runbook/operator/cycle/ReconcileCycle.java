@@ -56,6 +56,11 @@ public final class ReconcileCycle {
 
     /** Numbers the cycles of this process, for the logs. */
     private static final AtomicLong CYCLE_IDS = new AtomicLong();
+    /**
+     * Tells this process's cycle ids from another's (a restart, the other replica): a cycle's id names its
+     * decision in the history and in the annotation of the event that announced its changes.
+     */
+    private static final String PROCESS = Long.toString(new java.security.SecureRandom().nextInt(36 * 36 * 36 * 36), 36);
 
     private final ActiveBundle active;
     private final Actor actor;
@@ -95,7 +100,7 @@ public final class ReconcileCycle {
     /** Runs the cycle; an object it did not observe is looked up in {@code informers} before the API server. */
     public Duration run(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries, InformerCaches informers) {
         long started = System.nanoTime();
-        String cycleId = Long.toString(CYCLE_IDS.incrementAndGet());
+        String cycleId = PROCESS + "-" + CYCLE_IDS.incrementAndGet();
         // The one read of the active bundle: the whole cycle runs on it, whatever a reload does meanwhile.
         ActiveBundle.Loaded loaded = active.current();
         CompiledBundle bundle = loaded.bundle();
@@ -122,7 +127,8 @@ public final class ReconcileCycle {
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {
-                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now);
+                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now,
+                        Map.of(dev.runbook.operator.kube.EventWriter.CYCLE_ANNOTATION, cycleId));
                 applied = result.applied();
                 statusActions = result.primaryStatus();
                 if (!result.isComplete()) {

@@ -7,12 +7,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Map;
 
 /**
  * Records Kubernetes Events (core/v1) about objects, the way kubectl shows them. Events with the same
@@ -28,6 +30,11 @@ import java.util.HexFormat;
 public final class EventWriter {
     /** The component named as the source of the operator's events. */
     public static final String COMPONENT = "runbook-operator";
+    /**
+     * The annotation on the events of a cycle (the changes it made, the events its rules asked for) with the
+     * cycle's id, as its log line names it: the key to its decision in the history (docs/why.md).
+     */
+    public static final String CYCLE_ANNOTATION = "runbook.dev/cycle";
     /** Longer messages are cut here (the API server refuses very long event messages). */
     public static final int MAX_MESSAGE = 1024;
     /** The namespace of events about cluster-scoped objects. */
@@ -60,6 +67,15 @@ public final class EventWriter {
     /** The same, reported by another component (e.g. a simulated {@code statefulset-controller}). */
     public void record(ObjectRef involved, String uid, String type, String reason, String message, String component,
                        Instant now) {
+        record(involved, uid, type, reason, message, component, Map.of(), now);
+    }
+
+    /**
+     * The same, with annotations on the Event (e.g. the cycle that announced a change); a repeat sets them
+     * to these values, so an aggregated event names its latest occurrence's.
+     */
+    public void record(ObjectRef involved, String uid, String type, String reason, String message, String component,
+                       Map<String, String> annotations, Instant now) {
         String namespace = involved.getNamespace().isEmpty() ? CLUSTER_EVENTS_NAMESPACE : involved.getNamespace();
         String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 3) + "..." : message;
         String name = involved.getName() + "." + hash(involved + "|" + uid + "|" + component + "|" + type + "|" + reason + "|" + text);
@@ -68,7 +84,7 @@ public final class EventWriter {
         Integer count = recorded.count(key);
         if (count != null) {
             try {
-                recorded.remember(key, countOnce(namespace, name, count + 1, time));
+                recorded.remember(key, countOnce(namespace, name, count + 1, time, annotations));
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != NOT_FOUND) throw e;
@@ -76,7 +92,8 @@ public final class EventWriter {
             }
         }
         Event event = new EventBuilder()
-                .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewMetadata().withName(name).withNamespace(namespace)
+                    .withAnnotations(annotations.isEmpty() ? null : new java.util.LinkedHashMap<>(annotations)).endMetadata()
                 .withNewInvolvedObject()
                     .withApiVersion(involved.getApiVersion())
                     .withKind(involved.getKind())
@@ -101,7 +118,7 @@ public final class EventWriter {
             // Recorded before this process knew of it (a restart, another replica): read once, count on.
             Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
             int before = existing == null || existing.getCount() == null ? 0 : existing.getCount();
-            recorded.remember(key, countOnce(namespace, name, before + 1, time));
+            recorded.remember(key, countOnce(namespace, name, before + 1, time, annotations));
         }
     }
 
@@ -109,10 +126,14 @@ public final class EventWriter {
      * Sets the count and the last time of a recorded event: one merge patch; returns the count. The event is
      * named by a stub, else fabric8 would read it before patching it.
      */
-    private int countOnce(String namespace, String name, int count, String time) {
+    private int countOnce(String namespace, String name, int count, String time, Map<String, String> annotations) {
         Event stub = new EventBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
+        Map<String, Object> patch = new java.util.LinkedHashMap<>();
+        patch.put("count", count);
+        patch.put("lastTimestamp", time);
+        if (!annotations.isEmpty()) patch.put("metadata", Map.of("annotations", annotations));
         client.v1().events().inNamespace(namespace).resource(stub).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"count\":" + count + ",\"lastTimestamp\":\"" + time + "\"}");
+                Serialization.asJson(patch));
         return count;
     }
 

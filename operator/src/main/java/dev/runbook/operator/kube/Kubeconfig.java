@@ -46,10 +46,30 @@ public final class Kubeconfig {
 
     /** @throws InvalidInputException naming the kubeconfig file (and line) that cannot be used */
     public static KubernetesClient connect(Map<String, String> environment) {
-        List<Path> files = files(environment);
-        for (Path file : files) check(file);
+        return connect(environment, null, null);
+    }
+
+    /**
+     * As kubectl's {@code --kubeconfig} and {@code --context} choose: {@code kubeconfig} instead of KUBECONFIG
+     * when given, {@code context} instead of the file's current context when given.
+     *
+     * @throws InvalidInputException naming the kubeconfig file (and line) that cannot be used
+     */
+    public static KubernetesClient connect(Map<String, String> environment, Path kubeconfig, String context) {
+        List<Path> files = kubeconfig != null ? List.of(kubeconfig) : files(environment);
+        if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
+            throw new InvalidInputException(Problem.inFile(kubeconfig.toString(), "--kubeconfig: no such file"));
+        }
+        List<String> contexts = new ArrayList<>();
+        for (Path file : files) contexts.addAll(check(file));
+        if (context != null && !contexts.contains(context)) {
+            // The client would quietly take the current context: another cluster than the one asked for.
+            throw new InvalidInputException(Problem.inFile(files.isEmpty() ? "--context" : files.get(0).toString(),
+                    "--context " + context + ": no such context (there are: " + String.join(", ", contexts) + ")"));
+        }
         try {
-            Config config = withRequestTimeout(Config.autoConfigure(null), environment, System.getProperties());
+            Config loaded = kubeconfig != null ? Config.fromKubeconfig(context, kubeconfig.toFile()) : Config.autoConfigure(context);
+            Config config = withRequestTimeout(loaded, environment, System.getProperties());
             return client(config);
         } catch (RuntimeException e) {
             String where = files.isEmpty() ? "the pod's service account" : files.get(0).toString();
@@ -93,11 +113,19 @@ public final class Kubeconfig {
         return files;
     }
 
-    private static void check(Path file) {
+    /** Reads and parses the file, refusing what is not a kubeconfig; returns the names of its contexts. */
+    private static List<String> check(Path file) {
         String text = TextFiles.read(file, file.toString(), MAX_BYTES, "a kubeconfig");
-        if (!(YamlFile.toJava(YamlFile.document(file.toString(), text)) instanceof Map<?, ?>)) {
+        if (!(YamlFile.toJava(YamlFile.document(file.toString(), text)) instanceof Map<?, ?> kubeconfig)) {
             throw new InvalidInputException(Problem.inFile(file.toString(),
                     "is not a kubeconfig: expected a mapping with clusters, users and contexts"));
         }
+        List<String> names = new ArrayList<>();
+        if (kubeconfig.get("contexts") instanceof List<?> contexts) {
+            for (Object entry : contexts) {
+                if (entry instanceof Map<?, ?> named && named.get("name") != null) names.add(String.valueOf(named.get("name")));
+            }
+        }
+        return names;
     }
 }

@@ -63,11 +63,7 @@ final class CycleMeters {
         if (decision != null) {
             countFirings(bundle, decision);
             if (!decision.isValid()) {
-                Counter.builder(PLAN_CONFLICTS)
-                        .description("Problems the plan check found in refused plans: conflicts, limits, boundaries")
-                        .tag("bundle", TagValue.of(bundle))
-                        .register(registry)
-                        .increment(decision.problems().size());
+                conflicts(bundle).increment(decision.problems().size());
             } else if (!report.acting()) {
                 for (PlannedAction action : decision.actions()) action(bundle, action, PLANNED);
             }
@@ -97,6 +93,14 @@ final class CycleMeters {
                 .tags("bundle", TagValue.of(bundle), "rule", rule)
                 .register(registry)
                 .increment(count));
+    }
+
+    /** The bundle's count of plan problems; registered at 0 when the bundle starts, so that increase() sees the first. */
+    Counter conflicts(String bundle) {
+        return Counter.builder(PLAN_CONFLICTS)
+                .description("Problems the plan check found in refused plans: conflicts, limits, boundaries")
+                .tag("bundle", TagValue.of(bundle))
+                .register(registry);
     }
 
     private void action(String bundle, PlannedAction action, String outcome) {

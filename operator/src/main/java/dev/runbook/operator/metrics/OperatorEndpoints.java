@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 
 /**
  * The operator's HTTP endpoints: {@code /metrics} for Prometheus, {@code /healthz} for the kubelet's
- * liveness probe and {@code /readyz} for its readiness probe. GET only.
+ * liveness probe, {@code /readyz} for its readiness probe, and {@code /decisions/NAMESPACE/NAME} for a
+ * resource's last decisions when a history is kept (docs/why.md). GET only.
  *
  * <p>A check is a {@code Supplier<List<String>>} of problems, empty when all is well, so that the
  * response can say what is wrong ("bundle postgres-cluster: informers not synced"), one problem a line:
@@ -28,6 +29,17 @@ import java.util.function.Supplier;
 public final class OperatorEndpoints implements AutoCloseable {
     public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     static final String TEXT = "text/plain; charset=utf-8";
+    static final String JSON = "application/json";
+    /** The prefix of {@code /decisions/NAMESPACE/NAME}: a primary's last decisions ({@link Decisions}). */
+    public static final String DECISIONS = "/decisions/";
+
+    /** A primary's last decisions as JSON, by namespace and name; empty when none is known. */
+    @FunctionalInterface
+    public interface Decisions {
+        Decisions NONE = (namespace, name) -> java.util.Optional.empty();
+
+        java.util.Optional<String> json(String namespace, String name);
+    }
 
     /** A response: status, content type and body. */
     private record Response(int status, String contentType, String body) {
@@ -37,12 +49,15 @@ public final class OperatorEndpoints implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final Map<String, Supplier<Response>> routes;
+    private final Decisions decisions;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private OperatorEndpoints(HttpServer server, ExecutorService executor, Map<String, Supplier<Response>> routes) {
+    private OperatorEndpoints(HttpServer server, ExecutorService executor, Map<String, Supplier<Response>> routes,
+                              Decisions decisions) {
         this.server = server;
         this.executor = executor;
         this.routes = routes;
+        this.decisions = decisions;
     }
 
     /**
@@ -55,6 +70,16 @@ public final class OperatorEndpoints implements AutoCloseable {
     public static OperatorEndpoints start(InetSocketAddress address, Supplier<String> metrics,
                                           Supplier<List<String>> liveness, Supplier<List<String>> readiness)
             throws IOException {
+        return start(address, metrics, liveness, readiness, null);
+    }
+
+    /**
+     * As {@link #start(InetSocketAddress, Supplier, Supplier, Supplier)}, with {@code /decisions/NAMESPACE/NAME}
+     * answered from {@code decisions} (null: not served, a 404 as any unknown path).
+     */
+    public static OperatorEndpoints start(InetSocketAddress address, Supplier<String> metrics,
+                                          Supplier<List<String>> liveness, Supplier<List<String>> readiness,
+                                          Decisions decisions) throws IOException {
         Map<String, Supplier<Response>> routes = Map.of(
                 "/metrics", () -> new Response(200, METRICS_CONTENT_TYPE, metrics.get()),
                 "/healthz", () -> probe(liveness, 500),
@@ -63,7 +88,7 @@ public final class OperatorEndpoints implements AutoCloseable {
         // Probes and scrapes are rare and quick; two threads keep a slow scrape from delaying a probe,
         // daemon threads keep the endpoints from holding the JVM up at shutdown.
         ExecutorService executor = Executors.newFixedThreadPool(2, daemonThreads());
-        OperatorEndpoints endpoints = new OperatorEndpoints(server, executor, routes);
+        OperatorEndpoints endpoints = new OperatorEndpoints(server, executor, routes, decisions);
         server.createContext("/", endpoints::handle);
         server.setExecutor(executor);
         server.start();
@@ -86,7 +111,9 @@ public final class OperatorEndpoints implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             // One context for "/" and exact paths: a context per path would also answer /metrics/anything.
-            Supplier<Response> route = routes.get(exchange.getRequestURI().getPath());
+            String path = exchange.getRequestURI().getPath();
+            Supplier<Response> route = routes.get(path);
+            if (route == null && decisions != null && path.startsWith(DECISIONS)) route = () -> decisions(path);
             Response response;
             if (route == null) {
                 response = Response.text(404, "not found\n");
@@ -98,6 +125,17 @@ public final class OperatorEndpoints implements AutoCloseable {
             }
             send(exchange, response);
         }
+    }
+
+    /** {@code /decisions/NAMESPACE/NAME}: the JSON of the primary's last decisions, or 404 saying why there is none. */
+    private Response decisions(String path) {
+        String[] parts = path.substring(DECISIONS.length()).split("/", -1);
+        if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+            return Response.text(404, "not found: ask for " + DECISIONS + "NAMESPACE/NAME\n");
+        }
+        return decisions.json(parts[0], parts[1]).map(json -> new Response(200, JSON, json))
+                .orElseGet(() -> Response.text(404, "no decision of " + parts[0] + "/" + parts[1] + " is kept here: this replica "
+                        + "has run no cycle of it since it started or since it leads (only the leader decides)\n"));
     }
 
     private static Response answer(Supplier<Response> route) {

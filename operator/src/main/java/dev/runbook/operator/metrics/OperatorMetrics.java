@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class OperatorMetrics implements CycleListener, AutoCloseable {
     static final String RELOADS = "runbook.bundle.reloads";
     static final String LEADER = "runbook.leader";
+    static final String WEBHOOK = "runbook.webhook.serving";
 
     private static final Logger LOG = LoggerFactory.getLogger(OperatorMetrics.class);
 
@@ -39,6 +40,8 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     private final CycleMeters cycles;
     private final ControllerRuntimeMeters reconciles;
     private final BundleGauges bundles;
+    private final PrimaryPhases phases;
+    private final AtomicInteger webhook = new AtomicInteger(-1);
     private final AtomicInteger leader = new AtomicInteger();
     private final List<AutoCloseable> binders = new ArrayList<>();
     private final Map<String, WorkQueueMeters> workQueues = new ConcurrentHashMap<>();
@@ -49,6 +52,7 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
         this.cycles = new CycleMeters(registry);
         this.reconciles = new ControllerRuntimeMeters(registry);
         this.bundles = new BundleGauges(registry);
+        this.phases = new PrimaryPhases(registry);
         Gauge.builder(LEADER, leader, AtomicInteger::get)
                 .description("1 when this replica is the leader and acts, 0 otherwise")
                 .strongReference(true)
@@ -61,7 +65,8 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
      */
     @Override
     public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
-        return workQueues.computeIfAbsent(TagValue.of(bundle), name -> new WorkQueueMeters(registry, name));
+        return workQueues.computeIfAbsent(TagValue.of(bundle), name -> new WorkQueueMeters(registry, name,
+                id -> quietly("primary deletion", () -> phases.removed(bundle, id))));
     }
 
     /** A new registry with the operator's meters and the JVM's: what {@code runbook run} serves. */
@@ -87,11 +92,19 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     public void cycleRecorded(Primary primary, CycleReport report) {
         quietly("cycle", () -> cycles.record(primary, report));
         quietly("reconcile", () -> reconciles.record(report));
+        if (primary != null) quietly("phase", () -> phases.record(primary, report));
     }
 
     /** A bundle's version became active: the first load ({@code generation} 1) or a swap (+1 each). */
     public void bundleActivated(String bundle, String version, long generation) {
         quietly("bundle activation", () -> bundles.activated(bundle, version, generation));
+        // Reloads of both results and plan problems present at 0 from the start: increase() over a series that
+        // appears at 1 reads 0, and an alert on the first refusal would never fire.
+        quietly("bundle activation", () -> {
+            reloads(bundle, "accepted");
+            reloads(bundle, "refused");
+            cycles.conflicts(bundle);
+        });
     }
 
     /** A bundle is no longer run: its active-version and generation series leave the scrape. */
@@ -107,6 +120,19 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     /** A new version of the bundle was refused (it did not compile or check); the old one keeps running. */
     public void reloadRefused(String bundle) {
         quietly("reload", () -> reloads(bundle, "refused").increment());
+    }
+
+    /**
+     * Whether this replica serves the admission webhook for bundle ConfigMaps: {@code runbook_webhook_serving}
+     * 1 while it does, 0 once it stopped; absent from the scrape of an operator that was not asked to serve it.
+     */
+    public void webhookServing(boolean serving) {
+        if (webhook.getAndSet(serving ? 1 : 0) < 0) {
+            Gauge.builder(WEBHOOK, webhook, AtomicInteger::get)
+                    .description("1 while this replica serves the admission webhook for bundle ConfigMaps, 0 once it stopped")
+                    .strongReference(true)
+                    .register(registry);
+        }
     }
 
     /** Whether this replica leads, and so acts. */

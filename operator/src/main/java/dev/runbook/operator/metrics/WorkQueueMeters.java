@@ -25,8 +25,11 @@ final class WorkQueueMeters implements Metrics {
 
     private final Set<ResourceID> waiting = ConcurrentHashMap.newKeySet();
     private final Counter retries;
+    private final java.util.function.Consumer<ResourceID> deleted;
 
-    WorkQueueMeters(MeterRegistry registry, String bundle) {
+    /** @param deleted told of each primary JOSDK cleaned up after its deletion */
+    WorkQueueMeters(MeterRegistry registry, String bundle, java.util.function.Consumer<ResourceID> deleted) {
+        this.deleted = deleted;
         String name = TagValue.of(bundle);
         Gauge.builder(DEPTH, waiting, Set::size)
                 .description("Current depth of workqueue: primaries with an event waiting for a reconcile (controller-runtime's name)")
@@ -63,5 +66,6 @@ final class WorkQueueMeters implements Metrics {
     @Override
     public void cleanupDoneFor(ResourceID resourceID, Map<String, Object> metadata) {
         waiting.remove(resourceID);
+        deleted.accept(resourceID);
     }
 }

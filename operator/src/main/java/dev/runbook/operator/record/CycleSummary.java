@@ -39,22 +39,30 @@ public final class CycleSummary {
         summary.put("fired", cut(new ArrayList<>(fired)));
 
         List<Object> actions = new ArrayList<>();
-        Map<PlannedAction, String> outcomes = new LinkedHashMap<>();
-        for (AppliedAction applied : report.applied()) outcomes.put(applied.planned(), applied.outcome().name());
-        if (report.failedAction() != null) outcomes.put(report.failedAction(), "FAILED");
-        String otherwise = !report.decision().isValid() ? "REFUSED" : report.acting() ? "SKIPPED" : "PLANNED";
-        for (PlannedAction planned : report.decision().actions()) {
+        outcomes(report).forEach((planned, outcome) -> {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("action", planned.action().identity());
-            entry.put("outcome", outcomes.getOrDefault(planned, otherwise));
+            entry.put("outcome", outcome);
             actions.add(entry);
-        }
+        });
         summary.put("actions", cut(actions));
         if (!report.decision().isValid()) {
             summary.put("problems", cut(report.decision().problems().stream().map(PlanProblem::toString)
                     .map(Object.class::cast).toList()));
         }
         return summary;
+    }
+
+    /** What became of each action of the cycle's plan, in the plan's order (the outcomes above); empty without a decision. */
+    public static Map<PlannedAction, String> outcomes(CycleReport report) {
+        Map<PlannedAction, String> outcomes = new LinkedHashMap<>();
+        if (report.decision() == null) return outcomes;
+        Map<PlannedAction, String> known = new LinkedHashMap<>();
+        for (AppliedAction applied : report.applied()) known.put(applied.planned(), applied.outcome().name());
+        if (report.failedAction() != null) known.put(report.failedAction(), "FAILED");
+        String otherwise = !report.decision().isValid() ? "REFUSED" : report.acting() ? "SKIPPED" : "PLANNED";
+        for (PlannedAction planned : report.decision().actions()) outcomes.put(planned, known.getOrDefault(planned, otherwise));
+        return outcomes;
     }
 
     private static List<Object> cut(List<?> items) {

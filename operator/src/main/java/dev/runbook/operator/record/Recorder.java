@@ -176,8 +176,9 @@ public final class Recorder {
         ObjectRef ref = primary.getRef();
         String uid = primary.getUid();
         if (report.acting()) {
-            ChangesEvent.of(report.applied(), ref).ifPresent(changes ->
-                    events.record(ref, uid, "Normal", changes.reason(), changes.message(), now));
+            // The cycle's id names its decision in the decision history (runbook why --history, docs/why.md).
+            ChangesEvent.of(report.applied(), ref).ifPresent(changes -> events.record(ref, uid, "Normal", changes.reason(),
+                    changes.message(), EventWriter.COMPONENT, Map.of(EventWriter.CYCLE_ANNOTATION, report.cycleId()), now));
         }
         RunbookCondition condition = RunbookCondition.of(report);
         RunbookCondition previous = previousCondition(before);

@@ -121,7 +121,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
             @Override
             public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
-                return metrics.controllerMetrics(bundle);
+                return dev.runbook.operator.metrics.CombinedMetrics.of(metrics.controllerMetrics(bundle), also.controllerMetrics(bundle));
             }
         };
         Lease lease = settings.leaderElection();

@@ -59,8 +59,9 @@ class DocumentationExamplesTest {
     Stream<DynamicTest> consoleSessionsPrintWhatTheDocsShow() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
         for (MarkdownBlocks.Block block : MarkdownBlocks.blocks(ROOT)) {
-            // A walked block (walk=JOURNEY) needs a cluster: the journeys run it (JourneysE2E).
-            if (!block.language().equals("console") || block.attribute("walk") != null) continue;
+            // A walked block (walk=JOURNEY) needs a cluster: the journeys run it (JourneysE2E). A session
+            // against a live cluster at a stage (cluster=STAGE) runs in the integration test of its page (WhyIT).
+            if (!block.language().equals("console") || block.attribute("walk") != null || block.attribute("cluster") != null) continue;
             int exit = block.attribute("exit") == null ? 0 : Integer.parseInt(block.attribute("exit"));
             for (Command command : commands(block)) {
                 tests.add(DynamicTest.dynamicTest(block.where() + " " + command.line(), () -> {
@@ -85,8 +86,8 @@ class DocumentationExamplesTest {
     record Command(String line, List<String> expected) {
         /** The arguments, with paths made absolute against the project root (docs run from there). */
         String[] args(Path root) {
-            String[] words = line.trim().split("\\s+");
-            String[] args = Arrays.copyOfRange(words, 1, words.length);
+            List<String> words = words(line);
+            String[] args = words.subList(1, words.size()).toArray(String[]::new);
             for (int i = 0; i < args.length; i++) {
                 if (!args[i].startsWith("-") && Files.exists(root.resolve(args[i]))) {
                     args[i] = root.resolve(args[i]).toString();
@@ -96,7 +97,15 @@ class DocumentationExamplesTest {
         }
     }
 
-    private static List<Command> commands(MarkdownBlocks.Block block) {
+    /** The words of a command line, as a shell splits it: at spaces, but not inside double quotes (which go). */
+    static List<String> words(String line) {
+        List<String> words = new ArrayList<>();
+        java.util.regex.Matcher word = java.util.regex.Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(line.trim());
+        while (word.find()) words.add(word.group(1) != null ? word.group(1) : word.group(2));
+        return words;
+    }
+
+    static List<Command> commands(MarkdownBlocks.Block block) {
         List<Command> commands = new ArrayList<>();
         String current = null;
         List<String> expected = new ArrayList<>();

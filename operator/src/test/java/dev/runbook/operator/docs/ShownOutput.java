@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * The output a page shows under a command, as a pattern for what the command prints: a line {@code ...}
- * stands for any number of lines, and {@code ...} inside a line for any text; every other character is
- * literal. Blank lines at the end count for nothing, on either side.
+ * stands for any number of lines, and {@code ...} or {@code …} inside a line for any text; every other
+ * character is literal. Blank lines at the end count for nothing, on either side.
  */
 final class ShownOutput {
     private ShownOutput() {}
@@ -40,9 +40,9 @@ final class ShownOutput {
         return a < actual.size() && line(shown.get(s)).matcher(actual.get(a)).matches() && matches(shown, s + 1, actual, a + 1);
     }
 
-    /** One shown line as a pattern: {@code ...} inside it matches any text. */
+    /** One shown line as a pattern: {@code ...} or {@code …} inside it matches any text. */
     private static Pattern line(String shown) {
-        String[] parts = shown.split("\\.\\.\\.", -1);
+        String[] parts = shown.split("\\.\\.\\.|…", -1);
         StringBuilder regex = new StringBuilder();
         for (int i = 0; i < parts.length; i++) {
             if (i > 0) regex.append(".*");

@@ -47,6 +47,23 @@ class EventWriterIT {
     }
 
     @Test
+    void anEventNamesTheCycleThatRecordedItAndARepeatTheLatestOne() {
+        EventWriter writer = new EventWriter(cluster.client());
+        ObjectRef pg = new ObjectRef("postgres.runbook.dev/v1alpha1", "PostgresCluster", namespace, "pg");
+        writer.record(pg, null, "Warning", "FailoverStarted", "pg-0 is not ready", EventWriter.COMPONENT,
+                java.util.Map.of(EventWriter.CYCLE_ANNOTATION, "a1b2-7"), T1);
+        assertThat(events()).singleElement().satisfies(e ->
+                assertThat(e.getMetadata().getAnnotations()).containsEntry(EventWriter.CYCLE_ANNOTATION, "a1b2-7"));
+
+        writer.record(pg, null, "Warning", "FailoverStarted", "pg-0 is not ready", EventWriter.COMPONENT,
+                java.util.Map.of(EventWriter.CYCLE_ANNOTATION, "a1b2-9"), T2);
+        assertThat(events()).singleElement().satisfies(e -> {
+            assertThat(e.getCount()).isEqualTo(2);
+            assertThat(e.getMetadata().getAnnotations()).containsEntry(EventWriter.CYCLE_ANNOTATION, "a1b2-9");
+        });
+    }
+
+    @Test
     void anEventRecordedByAnEarlierProcessIsCountedOn() {
         ObjectRef pod = new ObjectRef("v1", "Pod", namespace, "pg-1");
         new EventWriter(cluster.client()).record(pod, null, "Normal", "Promoted", "pg-1 is the primary", T1);

@@ -31,6 +31,35 @@ class KubeconfigTest {
     }
 
     @Test
+    void kubeconfigAndContextChooseAsKubectlsFlagsDo() throws IOException {
+        Path file = dir.resolve("two-clusters");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - {name: dev, cluster: {server: "https://dev.example:6443"}}
+                - {name: prod, cluster: {server: "https://prod.example:6443"}}
+                users:
+                - {name: me, user: {token: t}}
+                contexts:
+                - {name: dev, context: {cluster: dev, user: me, namespace: apps}}
+                - {name: prod, context: {cluster: prod, user: me, namespace: databases}}
+                current-context: dev
+                """);
+        try (var client = Kubeconfig.connect(Map.of(), file, null)) {
+            assertThat(client.getMasterUrl().toString()).startsWith("https://dev.example:6443");
+            assertThat(client.getNamespace()).isEqualTo("apps");
+        }
+        try (var client = Kubeconfig.connect(Map.of(), file, "prod")) {
+            assertThat(client.getMasterUrl().toString()).startsWith("https://prod.example:6443");
+            assertThat(client.getNamespace()).isEqualTo("databases");
+        }
+        // A context the file does not have is refused: the client would quietly take the current one.
+        InvalidInputException e = catchThrowableOfType(InvalidInputException.class, () -> Kubeconfig.connect(Map.of(), file, "prd"));
+        assertThat(e.getProblems()).singleElement().hasToString(file + ": --context prd: no such context (there are: dev, prod)");
+    }
+
+    @Test
     void brokenYamlIsNamedWithItsLine() throws IOException {
         Path kubeconfig = Files.writeString(dir.resolve("config"), "apiVersion: v1\nkind: Config\nclusters: [a\n");
         assertThat(refusal(kubeconfig)).startsWith(kubeconfig + ":4:1: not valid YAML");

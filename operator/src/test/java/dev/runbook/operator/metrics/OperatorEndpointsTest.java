@@ -55,6 +55,32 @@ class OperatorEndpointsTest {
     }
 
     @Test
+    void decisionsServesAPrimarysDecisionsAsJsonAndSaysWhyThereAreNone() throws Exception {
+        endpoints.close();
+        endpoints = OperatorEndpoints.start(new InetSocketAddress("127.0.0.1", 0), metrics::scrape, livenessProblems::get,
+                readinessProblems::get, (namespace, name) -> namespace.equals("demo") && name.equals("shop")
+                        ? java.util.Optional.of("{\"decisions\":[]}") : java.util.Optional.empty());
+
+        HttpResponse<String> kept = get("/decisions/demo/shop");
+        assertThat(kept.statusCode()).isEqualTo(200);
+        assertThat(kept.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(kept.body()).isEqualTo("{\"decisions\":[]}");
+
+        HttpResponse<String> none = get("/decisions/demo/other");
+        assertThat(none.statusCode()).isEqualTo(404);
+        assertThat(none.body()).startsWith("no decision of demo/other is kept here");
+        assertThat(get("/decisions/demo").statusCode()).isEqualTo(404);
+        assertThat(get("/decisions/demo/shop/x").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void decisionsIsNotServedWithoutAHistory() throws Exception {
+        HttpResponse<String> response = get("/decisions/demo/shop");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).isEqualTo("not found\n");
+    }
+
+    @Test
     void healthzIsOkWhileTheLivenessCheckFindsNothing() throws Exception {
         HttpResponse<String> healthy = get("/healthz");
         assertThat(healthy.statusCode()).isEqualTo(200);

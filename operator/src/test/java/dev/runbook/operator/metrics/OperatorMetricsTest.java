@@ -138,10 +138,50 @@ public class OperatorMetricsTest {
     }
 
     @Test
-    void noSeriesNamesThePrimary() {
+    void noSeriesButThePhaseNamesThePrimary() {
         metrics.cycleRecorded(APP, applied());
 
-        assertThat(scrape()).contains("bundle=\"web-app\"").doesNotContain("shop").doesNotContain("demo");
+        assertThat(scrape()).contains("bundle=\"web-app\"");
+        assertThat(scrape().lines().filter(line -> line.contains("shop") || line.contains("demo")))
+                .containsExactly("runbook_primary_phase{bundle=\"web-app\",name=\"shop\",namespace=\"demo\",phase=\"Serving\"} 1.0");
+    }
+
+    @Test
+    void thePhaseSeriesFollowsThePrimarysPhaseAndLeavesWithThePrimary() {
+        metrics.cycleRecorded(APP, applied());
+        PlannedAction degraded = new PlannedAction(Actions.setStatus(APP, "phase", "Degraded"), List.of("Phase"));
+        metrics.cycleRecorded(APP, report(BundleSpec.Mode.ENFORCE, false, decision(List.of()),
+                List.of(new AppliedAction(degraded, Outcome.UPDATED)), null, null));
+
+        assertThat(scrape().lines().filter(line -> line.startsWith("runbook_primary_phase{")))
+                .containsExactly("runbook_primary_phase{bundle=\"web-app\",name=\"shop\",namespace=\"demo\",phase=\"Degraded\"} 1.0");
+
+        // Observe mode applies nothing: the phase is the one the primary's status holds.
+        Primary observed = new Primary(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
+                "metadata", Map.of("name", "shop", "namespace", "demo"), "status", Map.of("phase", "Serving")));
+        metrics.cycleRecorded(observed, report(BundleSpec.Mode.OBSERVE, false, decision(List.of()), List.of(), null, null));
+        assertThat(scrape()).contains("phase=\"Serving\"} 1.0").doesNotContain("Degraded");
+
+        metrics.controllerMetrics("web-app").cleanupDoneFor(new io.javaoperatorsdk.operator.processing.event.ResourceID("shop", "demo"), Map.of());
+        assertThat(scrape()).doesNotContain("runbook_primary_phase{");
+    }
+
+    @Test
+    void theReloadAndPlanProblemCountersAreThereAtZeroFromTheBundlesStartSoThatTheFirstRefusalIsAnIncrease() {
+        metrics.bundleActivated("web-app", "abc", 1);
+
+        assertThat(scrape()).contains("runbook_bundle_reloads_total{bundle=\"web-app\",result=\"refused\"} 0.0",
+                "runbook_bundle_reloads_total{bundle=\"web-app\",result=\"accepted\"} 0.0",
+                "runbook_plan_conflicts_total{bundle=\"web-app\"} 0.0");
+    }
+
+    @Test
+    void theWebhookGaugeIsThereOnlyForAnOperatorThatServesTheWebhook() {
+        assertThat(scrape()).doesNotContain("runbook_webhook_serving");
+        metrics.webhookServing(true);
+        assertThat(scrape()).contains("runbook_webhook_serving 1.0");
+        metrics.webhookServing(false);
+        assertThat(scrape()).contains("runbook_webhook_serving 0.0");
     }
 
     @Test
@@ -178,7 +218,9 @@ public class OperatorMetricsTest {
         assertThat(lines()).contains(
                 "runbook_bundle_active{bundle=\"postgres-cluster\",version=\"123\"} 1.0",
                 "runbook_bundle_generation{bundle=\"postgres-cluster\"} 1.0");
-        assertThat(scrape()).doesNotContain("bundle=\"web-app\"");
+        // Its gauges leave; its counters stay, as counters do (docs/metrics.md), at 0 since its start.
+        assertThat(scrape()).doesNotContain("runbook_bundle_active{bundle=\"web-app\"")
+                .doesNotContain("runbook_bundle_generation{bundle=\"web-app\"");
     }
 
     @Test
