@@ -87,15 +87,20 @@ class SandboxCommandTest {
     }
 
     @Test
-    void aClusterThatDoesNotConvergeSaysWhatIsMissingAndExitsOne() {
+    void aClusterThatDoesNotConvergeSaysWhatIsMissingAndExitsOne() throws java.io.IOException {
         CommandResult result = run("sandbox", "--ready-after", "1h", "--timeout", "15s");
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).contains(
-                "runbook sandbox: gave up after 15s waiting for the cluster to bootstrap to Healthy",
+                "runbook sandbox: gave up after 15s waiting for the first ready instance to be chosen as the primary",
                 "PostgresCluster demo/pg: phase=Bootstrapping, readyInstances=0 of 3",
-                "condition Ready=False Bootstrapping",
+                "condition Ready=False Bootstrapping: waiting for the first instance pg-0 to be ready",
                 "Pod pg-0: not ready");
+        // docs/sandbox.md shows this run's stderr: every line of its example is printed.
+        String page = Files.readString(Path.of("../docs/sandbox.md"));
+        String shown = page.substring(page.indexOf("runbook sandbox: gave up after"));
+        shown = shown.substring(0, shown.indexOf("\n```"));
+        assertThat(result.err().lines().map(String::strip).toList()).containsAll(shown.lines().map(String::strip).toList());
         assertThat(result.out()).contains("apply StatefulSet demo/pg  CREATED").doesNotContain("runbook sandbox: OK");
     }
 

@@ -71,8 +71,8 @@ class AppReleaseInvariantsTest {
     @Test
     void aStableDeploymentRolledToTheTargetBeforePromotionIsCaught() {
         CompiledBundle eager = edited("rules/release.drl", drl -> drl.replace(
-                "\"version\", $current, \"replicas\", $app.integer(\"spec.replicas\", 1))));",
-                "\"version\", $app.str(\"spec.version\", \"\"), \"replicas\", $app.integer(\"spec.replicas\", 1))));"));
+                "\"version\", $current, \"replicas\", $app.integer(\"spec.replicas\", 1),",
+                "\"version\", $app.str(\"spec.version\", \"\"), \"replicas\", $app.integer(\"spec.replicas\", 1),"));
 
         assertThat(String.join("\n", failures(eager, "tests/canary.yaml", null)))
                 .contains("invariant violated: The stable Deployment only moves to the current version: "
