@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -91,9 +92,12 @@ final class RunCommand implements Callable<Integer> {
     List<String> webhookNames = new ArrayList<>();
 
     @Option(names = "--reconcile-threads", paramLabel = "N",
-            description = "How many cycles each bundle's controller runs at once (default: 4 per processor the JVM may "
-                    + "use, at least 4: ${DEFAULT-VALUE} here).")
-    int reconcileThreads = ReconcileThreads.byDefault();
+            description = "How many cycles each bundle's controller runs at once (default: $" + ReconcileThreads.VARIABLE
+                    + ", else 4 per processor the JVM may use, at least 4).")
+    Integer reconcileThreads;
+
+    /** Where {@code $RUNBOOK_RECONCILE_THREADS} is read (the process's environment; tests give their own). */
+    Map<String, String> environment = System.getenv();
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
@@ -112,9 +116,9 @@ final class RunCommand implements Callable<Integer> {
             err.println("runbook: give at least one --bundle DIR, or --bundle-configmaps to run the bundles shipped as ConfigMaps");
             return RunbookCommand.BAD_INPUT;
         }
-        String threadsProblem = ReconcileThreads.problem(reconcileThreads);
-        if (threadsProblem != null) {
-            err.println("runbook: --reconcile-threads " + reconcileThreads + ": " + threadsProblem);
+        ReconcileThreads.Choice threads = ReconcileThreads.chosen(reconcileThreads, environment);
+        if (threads.problem() != null) {
+            err.println("runbook: " + threads.problem());
             return RunbookCommand.BAD_INPUT;
         }
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
@@ -142,7 +146,7 @@ final class RunCommand implements Callable<Integer> {
                         bundleConfigMaps ? home : null,
                         leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
-                        policy.reserving(home), new OperatorRuntime.Presence(home, identity), reconcileThreads);
+                        policy.reserving(home), new OperatorRuntime.Presence(home, identity), threads.threads());
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics, CycleListener.NONE);
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady);
@@ -157,7 +161,7 @@ final class RunCommand implements Callable<Integer> {
                         return CANNOT_START;
                     }
                     if (!leaderElection) out.println("runbook: controllers started, informers listed, in " + since(starting));
-                    describe(out, compiled, home, endpoints, settings.namespaces(), policy);
+                    describe(out, compiled, home, endpoints, settings.namespaces(), policy, threads.threads());
                     runtime.failure().whenComplete((ignored, error) -> signal.release());
                     signal.await();
                     if (runtime.failure().isCompletedExceptionally()) {
@@ -190,11 +194,12 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, String home, OperatorEndpoints endpoints,
-                          Set<String> watched, Policy policy) {
+                          Set<String> watched, Policy policy, int threads) {
         String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
         for (CompiledBundle bundle : compiled) {
             out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
-                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where);
+                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where + ", "
+                    + threads + (threads == 1 ? " cycle" : " cycles") + " at once");
         }
         if (bundleConfigMaps) {
             out.println("runbook: running the bundles of ConfigMaps labelled runbook.dev/bundle in namespace " + home
