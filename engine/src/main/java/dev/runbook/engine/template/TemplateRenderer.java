@@ -54,8 +54,8 @@ public final class TemplateRenderer {
     /** @throws TemplateException naming the template and what went wrong */
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
         RenderCache cache = templates.cache();
-        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary.getObject(),
-                params.getValues(), finishing);
+        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary, params.getValues(),
+                finishing);
         Apply cached = cache.rendered(input);
         if (cached != null) return cached;
         Apply rendered = finishing.finish(renderAnew(request, primary, params, cache), primary);
