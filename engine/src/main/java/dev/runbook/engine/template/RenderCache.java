@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.fact.Primary;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -22,7 +23,7 @@ import java.util.Map;
  * status write gives it a new resourceVersion, so it never equals an earlier version again) replaces
  * its entries instead of adding new ones beside them: before, each version of a primary left five
  * entries behind, each holding that version whole, until the bound evicted them (at 100 clusters
- * after convergence 2,760 entries for 500 live ones, 22 MB; docs/performance.md).
+ * after convergence 2,760 entries for 500 live ones, 22 MB; docs/performance.md#the-operators-memory).
  *
  * <p>One per compiled bundle: a reload starts empty, and nothing is shared between bundles. Concurrent
  * cycles (one reconciler thread per primary) must not wait on each other here: the levels are Caffeine
@@ -34,7 +35,8 @@ import java.util.Map;
  * <p>{@link #MAX_ENTRIES} per level holds every template of about 1,200 primaries of a five-template
  * bundle (postgres-cluster renders 5 objects per converged cluster: 5,000 at 1000 clusters). An entry
  * of the first level holds the finished action (about 4 KB for postgres-cluster's objects) and the
- * primary it was rendered from (the cycle's own copy, shared by the entries of one cycle).
+ * primary it was rendered from as bytes ({@link ValueBytes}: 3-4 KB where the primary's maps were
+ * 18 KB).
  */
 final class RenderCache {
     /** Per level; see the class comment for the size. */
@@ -49,24 +51,26 @@ final class RenderCache {
 
     /**
      * Everything a template's output depends on, the finishing step included (a value: two renderers
-     * with different steps never share an entry). Maps compare by content.
+     * with different steps never share an entry). The primary is kept as its {@link ValueBytes} (about
+     * a fifth of its nested maps, and exact), the parameters as the bundle's own map.
      */
     static final class Input {
         final Slot slot;
-        final Map<String, Object> primary;
+        /** Null when the primary holds a value {@link ValueBytes} cannot write: such an input is never a hit. */
+        final byte[] primary;
         final Map<String, Object> params;
 
         Input(String template, Map<String, Object> vars, Primary primary, Map<String, Object> params,
               TemplateRenderer.Finishing finishing) {
             this.slot = new Slot(template, vars, finishing, primary.getNamespace(), primary.getName(), primary.getUid());
-            this.primary = primary.getObject();
+            this.primary = ValueBytes.of(primary.getObject());
             this.params = params;
         }
 
-        /** The same slot, parameters and primary: the parameters first, then the primary, which may be large. */
+        /** The same slot, parameters and primary. */
         boolean sameAs(Input other) {
-            return slot.equals(other.slot) && params.equals(other.params)
-                    && (primary == other.primary || primary.equals(other.primary));
+            return primary != null && slot.equals(other.slot) && Arrays.equals(primary, other.primary)
+                    && params.equals(other.params);
         }
     }
 
