@@ -6,7 +6,6 @@ import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
-import dev.runbook.rules.fact.Values;
 import org.mvel2.templates.TemplateRuntime;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -106,7 +105,7 @@ public final class TemplateRenderer {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> typed = (Map<String, Object>) map;
-        return Values.frozenMap(typed);
+        return SharedTrees.frozen(typed);
     }
 
     /** A template that cannot produce an object; its message names the template file. */
