@@ -130,7 +130,7 @@ final class RunCommand implements Callable<Integer> {
                 long loading = System.nanoTime();
                 CompiledBundleCache.Loaded loaded = BundleArgument.loadCompilingApart(bundle);
                 compiled.add(loaded.bundle());
-                // Where start-up time goes (docs/performance.md): a compile costs seconds of CPU, a cached copy a second.
+                // Where start-up time goes (docs/performance-log.md): a compile costs seconds of CPU, a cached copy a second.
                 loadedLines.add("runbook: bundle " + loaded.bundle() + (loaded.fromCache()
                         ? " read from the compiled-bundle cache in " : " compiled in ") + since(loading));
             }
