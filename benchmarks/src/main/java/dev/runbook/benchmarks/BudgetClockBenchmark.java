@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link RuleBudget}, {@code -Drunbook.budgetClock=wall}): each benchmark runs in a JVM of its own with
  * one clock. {@code loop*}: 100,000 budget checks (what a rule's loop of 100,000 iterations pays): the
  * score in µs divided by 100 is one check and loop iteration in nanoseconds; {@code cycle*}: one
- * decision cycle of postgres-cluster over samples/primary-failed.yaml. docs/performance.md, "Containment".
+ * decision cycle of postgres-cluster over samples/primary-failed.yaml. docs/performance-log.md, "Containment".
  * {@code java -jar benchmarks/target/benchmarks.jar BudgetClockBenchmark}.
  */
 @State(Scope.Benchmark)

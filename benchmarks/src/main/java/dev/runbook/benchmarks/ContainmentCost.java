@@ -19,7 +19,7 @@ import java.util.Map;
  * What containment costs on the shipped postgres-cluster bundle: a warm compile (which now also
  * checks and instruments the bytecode) and one decision cycle over samples/primary-failed.yaml (which
  * now runs instrumented code under a budget). Prints medians; run the same class on a build without
- * containment to compare (docs/performance.md, "Containment"). Run from the repository root:
+ * containment to compare (docs/performance-log.md, "Containment"). Run from the repository root:
  * {@code java -cp benchmarks/target/benchmarks.jar dev.runbook.benchmarks.ContainmentCost}.
  */
 public final class ContainmentCost {

@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * a great deal of code (Drools' network, MVEL's interpreter, every rule's generated classes): on
  * this machine the compilers were still at work, and some of it deoptimized and compiled again,
  * 20,000 cycles in, and a measurement taken in the middle of that is as slow as the compiler is
- * late. That, not the engine, made the median of one JVM 1.7× another's (docs/performance.md, "The
+ * late. That, not the engine, made the median of one JVM 1.7× another's (docs/performance-log.md, "The
  * fifth pass").
  *
  * <p>Runs at least {@code atLeast} cycles, then on, a window of {@value #WINDOW} cycles at a time,

@@ -30,7 +30,7 @@ public final class RuleBudget {
     /**
      * Checks between two reads of the clock: reading a thread's CPU time is a system call (some hundreds
      * of nanoseconds, more on a loaded machine), so it is read rarely; 256 checks of rule code are a
-     * few microseconds at most. docs/performance.md, "Containment", has what a check costs.
+     * few microseconds at most. docs/performance-log.md, "Containment", has what a check costs.
      */
     private static final int SAMPLE_CLOCK_EVERY = 256;
     private static final com.sun.management.ThreadMXBean THREADS = threads();

@@ -3,9 +3,10 @@ package dev.runbook.engine.template;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.runbook.rules.action.Apply;
+import dev.runbook.rules.fact.Primary;
 
+import java.util.Arrays;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What a bundle's templates rendered, kept so that a cycle over unchanged inputs renders nothing.
@@ -17,67 +18,74 @@ import java.util.Objects;
  * step (the recommended labels), so a hit is also an action whose form, hash and writes were computed
  * in an earlier cycle.
  *
+ * <p>The first level keeps one entry per {@link Slot}: a template rendered with the same variables and
+ * finishing step for the same primary (its namespace, name and uid). A primary that changed (every
+ * status write gives it a new resourceVersion, so it never equals an earlier version again) replaces
+ * its entries instead of adding new ones beside them: before, each version of a primary left five
+ * entries behind, each holding that version whole, until the bound evicted them (at 100 clusters
+ * after convergence 2,760 entries for 500 live ones, 22 MB; docs/performance.md#the-operators-memory).
+ *
  * <p>One per compiled bundle: a reload starts empty, and nothing is shared between bundles. Concurrent
- * cycles (one reconciler thread per primary) must not wait on each other here: an {@link Input} hashes
- * its whole primary once, on the calling thread, and the levels are Caffeine caches (lock-free reads,
- * bounded by size, least recently and least frequently used out). A synchronized access-ordered map
- * did this before and held one lock while keys walked whole primaries: 41 of 50 reconciler threads
- * waited on it at 1000 clusters (docs/performance.md, "The render cache under concurrent cycles").
+ * cycles (one reconciler thread per primary) must not wait on each other here: the levels are Caffeine
+ * caches (lock-free reads, bounded by size, least recently and least frequently used out). A
+ * synchronized access-ordered map did this before and held one lock while keys walked whole primaries:
+ * 41 of 50 reconciler threads waited on it at 1000 clusters (docs/performance-log.md, "The render
+ * cache under concurrent cycles").
  *
  * <p>{@link #MAX_ENTRIES} per level holds every template of about 1,200 primaries of a five-template
- * bundle (postgres-cluster renders 5 objects per converged cluster: 5,000 at 1000 clusters, with a
- * fifth to spare for the entries a changed primary leaves behind). A rendered object costs about 8 KB
- * in both levels together (measured: the postgres-cluster templates rendered for 1000 clusters into
- * an empty cache, heap after a full collection before and after: 39.7 MB for 5,000 objects; the
- * primary a key refers to is the one the caller keeps, not a copy), so the cache holds at most
- * about 49 MB (48.9 MB measured with both levels full). Beyond the bound, frequency-based admission
- * keeps most of the working set (1,600 clusters in rounds: 67–76% of renders hit), where a least
- * recently used map misses every render of a cyclic pass larger than itself.
+ * bundle (postgres-cluster renders 5 objects per converged cluster: 5,000 at 1000 clusters). An entry
+ * of the first level holds the finished action (about 4 KB for postgres-cluster's objects) and the
+ * primary it was rendered from as bytes ({@link ValueBytes}: 3-4 KB where the primary's maps were
+ * 18 KB).
  */
 final class RenderCache {
-    /** Per level; see the class comment for the size and the measurement. */
+    /** Per level; see the class comment for the size. */
     static final int MAX_ENTRIES = 6144;
 
     /**
+     * Which entry an input may replace: the same template, variables and finishing step for the same
+     * primary. Small: the primary's identity, not its object.
+     */
+    record Slot(String template, Map<String, Object> vars, TemplateRenderer.Finishing finishing, String namespace,
+                String name, String uid) {}
+
+    /**
      * Everything a template's output depends on, the finishing step included (a value: two renderers
-     * with different steps never share an entry). Maps compare by content. The hash walks the whole
-     * primary, so it is computed once, here, outside the cache.
+     * with different steps never share an entry). The primary is kept as its {@link ValueBytes} (about
+     * a fifth of its nested maps, and exact), the parameters as the bundle's own map.
      */
     static final class Input {
-        final String template;
-        final Map<String, Object> vars;
-        final Map<String, Object> primary;
+        final Slot slot;
+        /** Null when the primary holds a value {@link ValueBytes} cannot write: such an input is never a hit. */
+        final byte[] primary;
         final Map<String, Object> params;
-        final TemplateRenderer.Finishing finishing;
-        private final int hash;
 
-        Input(String template, Map<String, Object> vars, Map<String, Object> primary, Map<String, Object> params,
+        Input(String template, Map<String, Object> vars, Primary primary, Map<String, Object> params,
               TemplateRenderer.Finishing finishing) {
-            this.template = template;
-            this.vars = vars;
-            this.primary = primary;
+            this.slot = new Slot(template, vars, finishing, primary.getNamespace(), primary.getName(), primary.getUid());
+            this.primary = ValueBytes.of(primary.getObject());
             this.params = params;
-            this.finishing = finishing;
-            this.hash = Objects.hash(template, vars, primary, params, finishing);
         }
 
-        @Override
-        public int hashCode() { return hash; }
-
-        @Override
-        public boolean equals(Object other) {
-            return other == this || other instanceof Input that && hash == that.hash
-                    && template.equals(that.template) && Objects.equals(finishing, that.finishing)
-                    && vars.equals(that.vars) && params.equals(that.params) && primary.equals(that.primary);
+        /** The same slot, parameters and primary. */
+        boolean sameAs(Input other) {
+            return primary != null && slot.equals(other.slot) && Arrays.equals(primary, other.primary)
+                    && params.equals(other.params);
         }
     }
 
-    private final Cache<Input, Apply> byInput = bounded();
+    /** What the first level keeps per slot: the input it was rendered from and the finished action. */
+    private record Rendered(Input input, Apply apply) {}
+
+    private final Cache<Slot, Rendered> byInput = bounded();
     private final Cache<String, Map<String, Object>> byText = bounded();
 
-    Apply rendered(Input input) { return byInput.getIfPresent(input); }
+    Apply rendered(Input input) {
+        Rendered last = byInput.getIfPresent(input.slot);
+        return last != null && last.input().sameAs(input) ? last.apply() : null;
+    }
 
-    void rendered(Input input, Apply apply) { byInput.put(input, apply); }
+    void rendered(Input input, Apply apply) { byInput.put(input.slot, new Rendered(input, apply)); }
 
     Map<String, Object> parsed(String text) { return byText.getIfPresent(text); }
 

@@ -7,7 +7,6 @@ import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.action.ApplyTemplate;
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
-import dev.runbook.rules.fact.Values;
 import org.mvel2.templates.TemplateRuntime;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -55,8 +54,8 @@ public final class TemplateRenderer {
     /** @throws TemplateException naming the template and what went wrong */
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
         RenderCache cache = templates.cache();
-        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary.getObject(),
-                params.getValues(), finishing);
+        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary, params.getValues(),
+                finishing);
         Apply cached = cache.rendered(input);
         if (cached != null) return cached;
         Apply rendered = finishing.finish(renderAnew(request, primary, params, cache), primary);
@@ -109,7 +108,7 @@ public final class TemplateRenderer {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> typed = (Map<String, Object>) map;
-        return Values.frozenMap(typed);
+        return SharedTrees.frozen(typed);
     }
 
     /** A template that cannot produce an object; its message names the template file. */

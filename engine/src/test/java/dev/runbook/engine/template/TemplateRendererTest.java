@@ -28,7 +28,8 @@ class TemplateRendererTest {
             """;
     private static final String NOT_AN_OBJECT = "- @{primary.name}\n";
 
-    private final TemplateRenderer renderer = new TemplateRenderer(templates());
+    private final TemplateSet set = templates();
+    private final TemplateRenderer renderer = new TemplateRenderer(set);
 
     private static TemplateSet templates() {
         List<Problem> problems = new ArrayList<>();
@@ -67,7 +68,26 @@ class TemplateRendererTest {
                 .isEqualTo(Map.of("image", "store:1.4", "level", "debug", "size", "1Gi"));
         assertThat(render(store("store:1.4"), "info", "2Gi").getObject()).extracting("data")
                 .isEqualTo(Map.of("image", "store:1.4", "level", "info", "size", "2Gi"));
-        assertThat(render(store("store:1.4"), "info", "1Gi")).isSameAs(base);
+        // the slot of this primary, template and variables holds its latest input only: back to the first
+        // input renders again (the same object), where a primary from the API server never comes back equal
+        Apply again = render(store("store:1.4"), "info", "1Gi");
+        assertThat(again).isNotSameAs(base);
+        assertThat(again.toMap()).isEqualTo(base.toMap());
+    }
+
+    @Test
+    void aChangedPrimaryReplacesItsEntryInsteadOfAddingOne() {
+        for (int version = 1; version <= 100; version++) {
+            render(new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                    "metadata", Map.of("name", "main", "namespace", "demo", "resourceVersion", String.valueOf(version)),
+                    "spec", Map.of("image", "store:1.4"), "status", Map.of("observed", version))), "info", "1Gi");
+        }
+        render(store("store:1.4"), "info", "2Gi");
+        render(new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                "metadata", Map.of("name", "other", "namespace", "demo"), "spec", Map.of("image", "store:1.4"))), "info", "1Gi");
+
+        // one entry per primary, template and variables: main with 1Gi, main with 2Gi, other; one rendered text each
+        assertThat(set.cache().sizes()).containsExactly(3, 3);
     }
 
     @Test

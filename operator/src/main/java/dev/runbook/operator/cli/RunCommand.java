@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -88,9 +89,12 @@ final class RunCommand implements Callable<Integer> {
     List<String> webhookNames = new ArrayList<>();
 
     @Option(names = "--reconcile-threads", paramLabel = "N",
-            description = "How many cycles each bundle's controller runs at once (default: 4 per processor the JVM may "
-                    + "use, at least 4: ${DEFAULT-VALUE} here).")
-    int reconcileThreads = ReconcileThreads.byDefault();
+            description = "How many cycles each bundle's controller runs at once (default: $" + ReconcileThreads.VARIABLE
+                    + ", else 4 per processor the JVM may use, at least 4).")
+    Integer reconcileThreads;
+
+    /** Where {@code $RUNBOOK_RECONCILE_THREADS} is read (the process's environment; tests give their own). */
+    Map<String, String> environment = System.getenv();
 
     @Option(names = "--decision-history", paramLabel = "K", defaultValue = "" + DecisionHistory.DEFAULT_PER_PRIMARY,
             description = "Keep each primary's last K decisions with their traces, served at /decisions/NAMESPACE/NAME on "
@@ -114,9 +118,9 @@ final class RunCommand implements Callable<Integer> {
             err.println("runbook: give at least one --bundle DIR, or --bundle-configmaps to run the bundles shipped as ConfigMaps");
             return RunbookCommand.BAD_INPUT;
         }
-        String threadsProblem = ReconcileThreads.problem(reconcileThreads);
-        if (threadsProblem != null) {
-            err.println("runbook: --reconcile-threads " + reconcileThreads + ": " + threadsProblem);
+        ReconcileThreads.Choice threads = ReconcileThreads.chosen(reconcileThreads, environment);
+        if (threads.problem() != null) {
+            err.println("runbook: " + threads.problem());
             return RunbookCommand.BAD_INPUT;
         }
         if (decisionHistory < 0) {
@@ -139,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
                 long loading = System.nanoTime();
                 CompiledBundleCache.Loaded loaded = BundleArgument.loadCompilingApart(bundle);
                 compiled.add(loaded.bundle());
-                // Where start-up time goes (docs/performance.md): a compile costs seconds of CPU, a cached copy a second.
+                // Where start-up time goes (docs/performance-log.md): a compile costs seconds of CPU, a cached copy a second.
                 loadedLines.add("runbook: bundle " + loaded.bundle() + (loaded.fromCache()
                         ? " read from the compiled-bundle cache in " : " compiled in ") + since(loading));
             }
@@ -156,7 +160,7 @@ final class RunCommand implements Callable<Integer> {
                         bundleConfigMaps ? home : null,
                         leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
-                        enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), reconcileThreads);
+                        enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), threads.threads());
                 DecisionHistory history = decisionHistory == 0 ? null : new DecisionHistory(decisionHistory, Clock.systemUTC());
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics,
                         history == null ? CycleListener.NONE : history);
@@ -174,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
                         return CANNOT_START;
                     }
                     if (!leaderElection) out.println("runbook: controllers started, informers listed, in " + since(starting));
-                    describe(out, compiled, own, endpoints, settings.namespaces(), policy);
+                    describe(out, compiled, own, endpoints, settings.namespaces(), policy, threads.threads());
                     runtime.failure().whenComplete((ignored, error) -> signal.release());
                     signal.await();
                     if (runtime.failure().isCompletedExceptionally()) {
@@ -207,12 +211,13 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, OperatorNamespace own,
-                          OperatorEndpoints endpoints, Set<String> watched, Policy policy) {
+                          OperatorEndpoints endpoints, Set<String> watched, Policy policy, int threads) {
         String home = own.name().orElse(null);
         String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
         for (CompiledBundle bundle : compiled) {
             out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
-                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where);
+                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where + ", "
+                    + threads + (threads == 1 ? " cycle" : " cycles") + " at once");
         }
         if (bundleConfigMaps) {
             out.println("runbook: running the bundles of ConfigMaps labelled runbook.dev/bundle in namespace " + home

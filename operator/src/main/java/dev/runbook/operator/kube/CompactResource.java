@@ -37,7 +37,9 @@ import java.util.Set;
  * <p>Read-only: the setters of the additional properties refuse. {@link #of} keeps an object as it is
  * (returns empty) unless its properties read back from the JSON text equal to what they were, so
  * that what a cycle sees of a compact object is exactly what it saw of the whole one (the types of
- * numbers included).
+ * numbers included: where the object held a {@code Long} that JSON reads back as an {@code Integer}, as
+ * every object a watch event brought does in its int64 fields, the paths of those {@code Long}s are kept
+ * beside the text and their type given back on every read, {@link LongLeaves}).
  */
 @JsonSerialize(using = CompactResource.Writer.class)
 public final class CompactResource extends GenericKubernetesResource {
@@ -50,15 +52,33 @@ public final class CompactResource extends GenericKubernetesResource {
             "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers", "generateName", "generation", "labels");
 
     private final byte[] properties;
+    /** Where the properties hold a {@code Long} that JSON reads back as an {@code Integer} ({@link LongLeaves}); null: none. */
+    private final Object[][] propertiesLongs;
     /** The metadata's managedFields as JSON text, or null when the metadata keeps its own (none). */
     private final byte[] managedFields;
+    private final Object[][] managedFieldsLongs;
 
-    private CompactResource(GenericKubernetesResource object, ObjectMeta metadata, byte[] properties, byte[] managedFields) {
+    private CompactResource(GenericKubernetesResource object, ObjectMeta metadata, Text properties, Text managedFields) {
         setApiVersion(object.getApiVersion());
         setKind(object.getKind());
         setMetadata(metadata);
-        this.properties = properties;
-        this.managedFields = managedFields;
+        this.properties = properties.json();
+        this.propertiesLongs = properties.longs();
+        this.managedFields = managedFields == null ? null : managedFields.json();
+        this.managedFieldsLongs = managedFields == null ? null : managedFields.longs();
+    }
+
+    /** A value as JSON text, with where its {@code Long}s were. */
+    private record Text(byte[] json, Object[][] longs) {
+        /** {@code value} as text, or null when it would not read back equal, number types included. */
+        static Text of(Object value, Class<?> type) throws JsonProcessingException {
+            Text text = new Text(JSON.writeValueAsBytes(value), LongLeaves.of(value));
+            return text.read(type).equals(value) ? text : null;
+        }
+
+        <T> T read(Class<?> type) {
+            return LongLeaves.restore(CompactResource.read(json, type), longs);
+        }
     }
 
     /**
@@ -67,16 +87,14 @@ public final class CompactResource extends GenericKubernetesResource {
      */
     public static Optional<CompactResource> of(GenericKubernetesResource object) {
         try {
-            Map<String, Object> properties = object.getAdditionalProperties();
-            byte[] json = JSON.writeValueAsBytes(properties);
-            if (!read(json, LinkedHashMap.class).equals(properties)) return Optional.empty();
+            Text json = Text.of(object.getAdditionalProperties(), LinkedHashMap.class);
+            if (json == null) return Optional.empty();
             ObjectMeta metadata = object.getMetadata();
             if (metadata == null || metadata.getManagedFields() == null || metadata.getManagedFields().isEmpty()) {
                 return Optional.of(new CompactResource(object, metadata, json, null));
             }
-            List<?> entries = SERIALIZATION.convertValue(metadata.getManagedFields(), List.class);
-            byte[] managed = JSON.writeValueAsBytes(entries);
-            if (!read(managed, List.class).equals(entries)) return Optional.empty();
+            Text managed = Text.of(SERIALIZATION.convertValue(metadata.getManagedFields(), List.class), List.class);
+            if (managed == null) return Optional.empty();
             ObjectMeta rest = new ObjectMetaBuilder(metadata).withManagedFields((List<ManagedFieldsEntry>) null).build();
             return Optional.of(new CompactResource(object, rest, json, managed));
         } catch (JsonProcessingException e) {
@@ -97,7 +115,7 @@ public final class CompactResource extends GenericKubernetesResource {
         @SuppressWarnings("unchecked")
         Map<String, Object> map = serialization.convertValue(head, LinkedHashMap.class);
         if (managedFields != null) map.put("metadata", withManagedFields((Map<String, Object>) map.get("metadata")));
-        map.putAll(read(properties, LinkedHashMap.class));
+        map.putAll(new Text(properties, propertiesLongs).read(LinkedHashMap.class));
         return map;
     }
 
@@ -107,19 +125,23 @@ public final class CompactResource extends GenericKubernetesResource {
         boolean placed = false;
         for (Map.Entry<String, Object> field : metadata.entrySet()) {
             if (!placed && !BEFORE_MANAGED_FIELDS.contains(field.getKey())) {
-                whole.put("managedFields", read(managedFields, List.class));
+                whole.put("managedFields", managedFieldsList());
                 placed = true;
             }
             whole.put(field.getKey(), field.getValue());
         }
-        if (!placed) whole.put("managedFields", read(managedFields, List.class));
+        if (!placed) whole.put("managedFields", managedFieldsList());
         return whole;
+    }
+
+    private List<Object> managedFieldsList() {
+        return new Text(managedFields, managedFieldsLongs).read(List.class);
     }
 
     /** A new map of the properties on every call: changing it changes nothing cached. */
     @Override
     public Map<String, Object> getAdditionalProperties() {
-        return read(properties, LinkedHashMap.class);
+        return new Text(properties, propertiesLongs).read(LinkedHashMap.class);
     }
 
     @Override
@@ -160,7 +182,8 @@ public final class CompactResource extends GenericKubernetesResource {
     public boolean equals(Object other) {
         return other instanceof CompactResource that && Objects.equals(getApiVersion(), that.getApiVersion())
                 && Objects.equals(getKind(), that.getKind()) && Objects.equals(getMetadata(), that.getMetadata())
-                && Arrays.equals(properties, that.properties) && Arrays.equals(managedFields, that.managedFields);
+                && Arrays.equals(properties, that.properties) && Arrays.equals(managedFields, that.managedFields)
+                && Arrays.deepEquals(propertiesLongs, that.propertiesLongs) && Arrays.deepEquals(managedFieldsLongs, that.managedFieldsLongs);
     }
 
     @Override

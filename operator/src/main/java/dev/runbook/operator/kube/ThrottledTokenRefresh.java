@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * with a certificate (the kubeconfig of kind, of testenv, of a cluster administrator) never finds one, so
  * fabric8 looks before every request: it reads the configuration afresh (the kubeconfig files parsed as
  * YAML, the environment, the service-account files). At 100 clusters that was 7% of the operator's CPU
- * while they converged (docs/performance.md#where-the-operators-cpu-goes). Here, with no token, basic
+ * while they converged (docs/performance-log.md#where-the-operators-cpu-goes). Here, with no token, basic
  * credentials or OIDC provider, a request costs nothing and the look happens at most once per
  * {@link #LOOK_EVERY}, so a token that appears later is still picked up; with a token, everything is
  * fabric8's own. A 401 answer makes fabric8 look at once, as before.

@@ -37,7 +37,7 @@ final class CycleMeters {
     static final String PLANNED = "planned";
 
     /**
-     * Buckets of the cycle timer. A cycle decides in about a millisecond (see performance.md); what
+     * Buckets of the cycle timer. A cycle decides in about a millisecond (see performance-log.md); what
      * takes longer is writing to the API server, so the buckets reach from there to seconds, where a
      * slow or throttled API server shows.
      */

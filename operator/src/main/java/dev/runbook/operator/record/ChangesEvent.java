@@ -20,7 +20,7 @@ import java.util.Optional;
  * The one Normal event a cycle that changed something records on its primary: every applied action
  * that changed something, with its outcome, grouped by the rules that asked for it. One event per
  * changing cycle rather than one per action: at 1000 clusters, one per action was more than half of
- * the operator's writes while they converged (docs/performance.md), and what a reader of
+ * the operator's writes while they converged (docs/performance-log.md), and what a reader of
  * {@code kubectl describe} learns is the same: what changed and which rule wanted it.
  *
  * <p>Reason: {@code Created}, {@code Updated} or {@code Deleted} when every change of the cycle had

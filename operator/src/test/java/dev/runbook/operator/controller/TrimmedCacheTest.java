@@ -80,6 +80,22 @@ class TrimmedCacheTest {
     }
 
     @Test
+    void aSecondaryWithTheLongsOfAWatchEventIsKeptCompactAndReadsBackWithThem() {
+        // fabric8 reads a watch event as the kind's typed model, whose int64 fields become Longs
+        ItemStore<GenericKubernetesResource> store = trimmed.storeFor(Set.of("db"));
+        var object = statefulSet(List.of(entry("runbook-postgres-cluster", "Apply", null)));
+        object.setAdditionalProperty("status", Map.of("readyReplicas", 2, "observedGeneration", 7L));
+
+        store.put(store.getKey(object), object);
+
+        var cached = store.get("db/pg-1");
+        assertThat(cached).isInstanceOf(dev.runbook.operator.kube.CompactResource.class);
+        assertThat(cached.getAdditionalProperties()).isEqualTo(Map.of("spec", Map.of("replicas", 3),
+                "status", Map.of("readyReplicas", 2, "observedGeneration", 7L)));
+        assertThat(((Map<?, ?>) cached.getAdditionalProperties().get("status")).get("observedGeneration")).isInstanceOf(Long.class);
+    }
+
+    @Test
     void onlyASourceWithOneInformerGetsATrimmedStore() {
         // JOSDK shares one store between a source's informers, one per namespace, and each relist
         // drops what its own list did not return: several namespaces keep JOSDK's own store.

@@ -141,8 +141,43 @@ class CompactResourceTest {
     @Test
     void anObjectWhosePropertiesWouldNotReadBackEqualIsKeptWhole() {
         GenericKubernetesResource object = cached("configmap");
-        object.setAdditionalProperty("count", 5L); // JSON reads a small number back as an Integer
+        object.setAdditionalProperty("ratio", 1.5f); // JSON reads a decimal back as a Double
         assertThat(CompactResource.of(object)).isEmpty();
+    }
+
+    /**
+     * fabric8 reads a watch event of a kind it knows as the typed model and converts that to the generic
+     * resource the informer asked for: the model's int64 fields become {@code Long}s, which JSON reads back
+     * as {@code Integer}s. Such an object is compact all the same and reads back with its {@code Long}s.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"pod", "statefulset"})
+    void anObjectAsAWatchEventGivesItIsCompactAndReadsBackWithItsLongs(String name) {
+        GenericKubernetesResource object = watched(name);
+        Map<String, Object> before = whole(object);
+        Object[][] longs = LongLeaves.of(object.getAdditionalProperties());
+        assertThat(longs).as("the model's int64 fields").isNotNull();
+        assertThat(java.util.Arrays.stream(longs).map(path -> path[path.length - 1])).contains("terminationGracePeriodSeconds");
+
+        CompactResource compact = CompactResource.of(object).orElseThrow();
+
+        assertThat(compact.toMap(SERIALIZATION)).isEqualTo(before);
+        assertThat(compact.toMap(SERIALIZATION).toString()).isEqualTo(before.toString());
+        assertThat(compact.getAdditionalProperties()).isEqualTo(object.getAdditionalProperties());
+        assertThat(LongLeaves.of(compact.getAdditionalProperties())).isDeepEqualTo(longs);
+        assertThat(CompactResource.of(object).orElseThrow()).isEqualTo(compact).isNotEqualTo(CompactResource.of(cached(name)).orElseThrow());
+    }
+
+    /** A cached object as the informer has it after a watch event (fabric8's typed model, converted). */
+    static GenericKubernetesResource watched(String name) {
+        try (InputStream in = CompactResourceTest.class.getResourceAsStream("/cached/" + name + ".json")) {
+            String event = "{\"type\":\"MODIFIED\",\"object\":" + new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8) + "}";
+            Object typed = SERIALIZATION.unmarshal(event, io.fabric8.kubernetes.api.model.WatchEvent.class).getObject();
+            assertThat(typed).isNotInstanceOf(GenericKubernetesResource.class);
+            return SERIALIZATION.convertValue(typed, GenericKubernetesResource.class);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
