@@ -125,7 +125,7 @@ public final class Actor {
         Objects.requireNonNull(action, "action");
         if (action instanceof Apply apply) return apply(apply, primary, cached);
         if (action instanceof MergePatch patch) return mergePatch(patch);
-        if (action instanceof Delete delete) return delete(delete.getTarget());
+        if (action instanceof Delete delete) return delete(delete);
         if (action instanceof SetStatus || action instanceof SetCondition) return computed(action, cached, now, true);
         if (action instanceof SetMetadataEntry || action instanceof FinishCleanup) return computed(action, cached, now, false);
         if (action instanceof EmitEvent event) {
@@ -168,9 +168,18 @@ public final class Actor {
         return compare(before, after);
     }
 
-    private Outcome delete(ObjectRef target) {
+    /**
+     * Deletes the object the rules decided on: not when it is gone or going, nor when the object of that name is
+     * by now another one (another uid: a pod its StatefulSet recreated after the observation the decision came
+     * from), which nobody asked to delete.
+     */
+    private Outcome delete(Delete delete) {
+        ObjectRef target = delete.getTarget();
         Optional<Map<String, Object>> before = api.get(target);
-        if (before.isEmpty() || Maps.map(before.get(), "metadata").get("deletionTimestamp") != null) return Outcome.NONE;
+        if (before.isEmpty()) return Outcome.NONE;
+        Map<String, Object> metadata = Maps.map(before.get(), "metadata");
+        if (metadata.get("deletionTimestamp") != null) return Outcome.NONE;
+        if (!delete.getObservedUid().isEmpty() && !delete.getObservedUid().equals(metadata.get("uid"))) return Outcome.NONE;
         return api.delete(target) ? Outcome.DELETED : Outcome.NONE;
     }
 

@@ -36,6 +36,7 @@ import java.util.Map;
 
 import static dev.runbook.operator.testkit.Objects.at;
 import static dev.runbook.operator.testkit.Objects.condition;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -229,6 +230,24 @@ class ActorIT {
         assertThat(apply(Actions.delete(cm), T1)).isEqualTo(Outcome.DELETED);
         assertThat(configMap()).isNull();
         assertThat(apply(Actions.delete(cm), T1)).isEqualTo(Outcome.NONE);
+    }
+
+    /**
+     * A decision made from an older observation: the object of that name has been deleted and made again
+     * (a pod its StatefulSet recreated) since. The new object is not the one the rules decided to delete.
+     */
+    @Test
+    void aDeleteLeavesAnotherObjectOfTheSameNameAlone() {
+        apply(Actions.apply(config("hi")), T1);
+        Resource observed = new Resource(api.get(dev.runbook.rules.fact.ObjectRef.of("v1", "ConfigMap", namespace, "shop-config")).orElseThrow());
+        cluster.client().configMaps().inNamespace(namespace).withName("shop-config").delete();
+        await().atMost(java.time.Duration.ofSeconds(30)).until(() -> configMap() == null);
+        apply(Actions.apply(config("again")), T1);
+        String recreated = configMap().getMetadata().getUid();
+        assertThat(recreated).isNotEqualTo(observed.getUid());
+
+        assertThat(apply(Actions.delete(observed), T1)).isEqualTo(Outcome.NONE);
+        assertThat(configMap().getMetadata().getUid()).isEqualTo(recreated);
     }
 
     @Test

@@ -56,7 +56,7 @@ public final class Actions {
     }
 
     public static Delete delete(Resource target) {
-        return new Delete(target.getRef());
+        return new Delete(target.getRef(), target.getUid());
     }
 
     /** @param path relative to {@code status}, e.g. {@code "phase"} */
