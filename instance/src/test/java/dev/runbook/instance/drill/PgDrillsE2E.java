@@ -414,20 +414,13 @@ class PgDrillsE2E {
         }
         if (kubectl != null) {
             try {
-                Files.writeString(work.resolve(namespace + "-objects.yaml"),
-                        kubectl.run("-n", namespace, "get", "postgresclusters,pods,events", "-o", "yaml"));
-            } catch (IOException | RuntimeException e) {
-                System.out.println("could not save the namespace's objects: " + e.getMessage());
-            }
-            try {
                 for (String pod : List.of("pg-0", "pg-1", "pg-2")) {
                     kubectl.run("-n", namespace, "patch", "pod", pod, "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
                 }
             } catch (RuntimeException ignored) {
                 // no pod kept a finalizer
             }
-            kubectl.run("delete", "namespace", namespace, "--wait=false");
-            kubectl.run("delete", "pv", "-l", "runbook.dev/pg-drills=" + namespace, "--wait=false");
+            DrillNamespace.saveAndDelete(kubectl, namespace, work, "runbook.dev/pg-drills");
         }
         if (client != null) {
             client.close();
