@@ -76,25 +76,24 @@ final class FaultRun {
         problems.addAll(expected);
         ledger.heavy(false);
         long healed = System.nanoTime();
-        String unmet = settle(healed);
+        String target = plan.disruptions().stream().map(t -> t.disruption().switchoverTarget()).filter(java.util.Objects::nonNull)
+                .findFirst().orElse(null);
+        // Alone, a switchover must end with its target the primary; with another fault that may move the
+        // primary after it, the request must at least have been handled (a request is handled once).
+        boolean alone = plan.kind() != FaultPlan.Kind.TWO_FAULTS_AT_ONCE;
+        String unmet = settle(healed, target, alone);
         boolean converged = unmet.isEmpty();
         boolean recovered = converged;
         if (!converged) {
             problems.add("not converged " + CONVERGE.toSeconds() + " s after the faults ended: " + unmet);
-            String still = repair();
+            String still = repair(target, alone);
             recovered = still.isEmpty();
             if (!recovered) {
                 problems.add("nor " + CONVERGE.toSeconds() + " s after every instance and the operator were let run again: " + still);
             }
         }
         long settled = System.nanoTime();
-        String target = plan.disruptions().size() == 2 && plan.kind() != FaultPlan.Kind.TWO_FAULTS_AT_ONCE
-                ? plan.disruptions().get(0).disruption().switchoverTarget() : null;
-        if (target != null && converged && !target.equals(world.currentPrimary())) {
-            problems.add("the switchover to " + target + " was not carried out: the primary is " + world.currentPrimary()
-                    + " (status.lastSwitchover " + world.reads.status(FaultWorld.CLUSTER, "lastSwitchover") + ")");
-        }
-        if (plan.disruptions().stream().anyMatch(t -> t.disruption().switchoverTarget() != null)) {
+        if (target != null) {
             world.removeSwitchoverRequest();
         }
         List<Ledger.Ack> window = ledger.since(from);
@@ -159,14 +158,25 @@ final class FaultRun {
         }
     }
 
-    /** Waits until the cluster converged and the primary acknowledges writes again; "" when it did, else what did not hold. */
-    private String settle(long healed) {
+    /**
+     * Waits until the cluster converged, the switchover asked for ({@code target}, or null) was
+     * handled (and carried out, when it was {@code alone}), and the primary acknowledges writes again;
+     * "" when all of it holds, else what did not.
+     */
+    private String settle(long healed, String target, boolean alone) {
         String[] last = {""};
         try {
             await("the cluster converges").atMost(CONVERGE).pollInterval(Duration.ofMillis(500)).until(() -> {
                 last[0] = Convergence.unmet(world, instances);
-                if (last[0].isEmpty() && ledger.firstAckAfter(healed, world.port(world.currentPrimary())) < 0) {
-                    last[0] = "no write acknowledged by the primary " + world.currentPrimary() + " since the faults ended";
+                String current = world.currentPrimary();
+                if (last[0].isEmpty() && target != null && !target.equals(world.reads.status(FaultWorld.CLUSTER, "lastSwitchover"))) {
+                    last[0] = "the switchover to " + target + " was not handled (status.lastSwitchover '"
+                            + world.reads.status(FaultWorld.CLUSTER, "lastSwitchover") + "', the primary " + current + ")";
+                } else if (last[0].isEmpty() && target != null && alone && !target.equals(current)) {
+                    last[0] = "the switchover to " + target + " was handled but the primary is " + current;
+                }
+                if (last[0].isEmpty() && ledger.firstAckAfter(healed, world.port(current)) < 0) {
+                    last[0] = "no write acknowledged by the primary " + current + " since the faults ended";
                 }
                 return last[0].isEmpty();
             });
@@ -177,10 +187,10 @@ final class FaultRun {
     }
 
     /** After a run that did not converge: every instance may run and the operator runs; "" when the cluster then converges. */
-    private String repair() {
+    private String repair(String target, boolean alone) {
         world.kubelet.instances().forEach(world.kubelet::release);
         world.startOperator();
-        return settle(System.nanoTime());
+        return settle(System.nanoTime(), target, alone);
     }
 
     /** The longest time in [from, to] without an acknowledged write, in seconds. */
