@@ -11,13 +11,15 @@ import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.probe.ProbeServer;
 import dev.runbook.instance.report.PodReporter;
+import dev.runbook.instance.lease.LeaseKeeper;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One pass: observe (API server, then the local server), decide, act, report. A failed pass is
+ * One pass: observe (API server, then the local server), decide, report, keep the primary lease, act. A failed pass is
  * logged and the next one starts from what is observed again. A refusal is final for this process:
  * it keeps reporting why and touches nothing until it is restarted.
  */
@@ -31,17 +33,16 @@ public final class InstanceLoop {
     private final PodReporter reporter;
     private final ProbeServer probes;
     private final Optional<ArchiveReport> archive;
+    private final LeaseKeeper leases;
     private String refusal;
     private String lastWhy = "";
 
+    /**
+     * {@code archive}: when the pod names a store, the WAL archive's report joins the role and position
+     * on the pod. {@code leases}: the primary lease (docs/instance-manager.md#fencing).
+     */
     public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
-                        PodReporter reporter, ProbeServer probes) {
-        this(observer, inspector, decider, actor, reporter, probes, Optional.empty());
-    }
-
-    /** {@code archive}: when the pod names a store, the WAL archive's report joins the role and position on the pod. */
-    public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
-                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive) {
+                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive, LeaseKeeper leases) {
         this.observer = observer;
         this.inspector = inspector;
         this.decider = decider;
@@ -49,6 +50,7 @@ public final class InstanceLoop {
         this.reporter = reporter;
         this.probes = probes;
         this.archive = archive;
+        this.leases = leases;
     }
 
     public void pass() {
@@ -57,15 +59,18 @@ public final class InstanceLoop {
             return;
         }
         try {
+            long confirmedAt = leases.beforeObserving();
             Observation seen = observer.observe();
             LocalState local = inspector.inspect();
-            Decision decision = decider.decide(seen, local);
+            Decision decision = decider.decide(seen, local, leases.targetFor(seen));
             if (!decision.why().equals(lastWhy)) {
                 LOG.info("{} ({}): {}", decision.step(), decision.upstream().isEmpty() ? "-" : decision.upstream(), decision.why());
                 lastWhy = decision.why();
             }
-            Map<String, String> archived = archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of());
-            reporter.report(decision.reportedRole(), local.lsn(), archived);
+            Map<String, String> more = new HashMap<>(archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of()));
+            more.putAll(leases.annotations(seen));
+            reporter.report(decision.reportedRole(), local.lsn(), more);
+            leases.keep(seen, local, decision.step(), confirmedAt);
             probes.passed(decision.ready(), decision.why());
             probes.acting(decision.step().name());
             try {

@@ -15,6 +15,10 @@ import dev.runbook.instance.backup.ToolScripts;
 import dev.runbook.instance.backup.WalArchiving;
 import dev.runbook.instance.config.Settings;
 import dev.runbook.instance.decide.Decider;
+import dev.runbook.instance.lease.LeaseKeeper;
+import dev.runbook.instance.lease.LeaseWatchdog;
+import dev.runbook.instance.lease.PrimaryLease;
+import dev.runbook.instance.lease.Uptime;
 import dev.runbook.instance.local.LocalInspector;
 import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.postgres.ConfigFiles;
@@ -38,6 +42,8 @@ public final class InstanceManagerMain {
     private static final Logger LOG = LoggerFactory.getLogger(InstanceManagerMain.class);
     private static final int EXIT_BAD_SETTINGS = 2;
     private static final int STALE_PASSES = 30;
+    /** /readyz says not ready once the last pass is older than this many intervals: a hung or paused manager vouches for nothing. */
+    private static final int UNREADY_PASSES = 5;
 
     private InstanceManagerMain() {
     }
@@ -69,7 +75,8 @@ public final class InstanceManagerMain {
         Addresses addresses = settings.addressFile().<Addresses>map(LoopbackAddresses::new)
                 .orElseGet(() -> new ClusterDnsAddresses(settings.clusterName(), settings.namespace(), 5432));
         KubernetesClient client = new KubernetesClientBuilder().build();
-        ProbeServer probes = new ProbeServer(settings.httpPort(), clock, settings.interval().multipliedBy(STALE_PASSES));
+        ProbeServer probes = new ProbeServer(settings.httpPort(), clock, settings.interval().multipliedBy(STALE_PASSES),
+                settings.interval().multipliedBy(UNREADY_PASSES));
         PodReporter reporter = new PodReporter(client, settings.namespace(), settings.podName(), clock);
         BarmanCommands barman = new BarmanCommands(settings.runDir(), commands.toolEnvironment());
         ToolScripts scripts = new ToolScripts(settings.runDir(), files);
@@ -78,14 +85,18 @@ public final class InstanceManagerMain {
         probes.route("/backup", new BackupEndpoint(store.map(s ->
                 BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER, settings.dataDir(),
                         () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of)))));
+        PrimaryLease lease = new PrimaryLease(settings.runDir(), Uptime.system());
+        lease.release();    // a lease left from before this start holds nothing: no server of this container runs yet
+        LeaseWatchdog watchdog = new LeaseWatchdog(settings.runDir(), settings.dataDir(), lease.file());
         InstanceLoop loop = new InstanceLoop(
                 new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),
                 new LocalInspector(settings, sql, commands, files),
-                new Decider(settings.podName(), recovery.isPresent()),
-                new Actor(settings, commands, files, sql, addresses, archiving, restorer),
+                new Decider(settings.podName(), recovery.isPresent(), addresses),
+                new Actor(settings, commands, files, sql, addresses, archiving, restorer, watchdog),
                 reporter,
                 probes,
-                store.map(s -> new ArchiveReport(sql, settings.runDir())));
+                store.map(s -> new ArchiveReport(sql, settings.runDir())),
+                new LeaseKeeper(settings.podName(), lease, watchdog, Uptime.system()));
 
         ScheduledExecutorService passes = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "instance-loop"));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -100,6 +111,8 @@ public final class InstanceManagerMain {
             } catch (RuntimeException | InterruptedException e) {
                 LOG.warn("stopping the server on shutdown: {}", e.getMessage());
             }
+            lease.release();
+            watchdog.close();
             probes.close();
             stopped.countDown();
         }, "shutdown"));

@@ -9,6 +9,7 @@ import dev.runbook.instance.postgres.PgCommands;
 import dev.runbook.instance.postgres.Sql;
 import dev.runbook.instance.backup.Restorer;
 import dev.runbook.instance.backup.WalArchiving;
+import dev.runbook.instance.lease.LeaseWatchdog;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -29,9 +30,10 @@ public final class Actor {
     private final Addresses addresses;
     private final WalArchiving archiving;
     private final Optional<Restorer> restorer;
+    private final LeaseWatchdog watchdog;
 
     public Actor(Settings settings, PgCommands commands, ConfigFiles files, Sql sql, Addresses addresses, WalArchiving archiving,
-                 Optional<Restorer> restorer) {
+                 Optional<Restorer> restorer, LeaseWatchdog watchdog) {
         this.settings = settings;
         this.commands = commands;
         this.files = files;
@@ -39,6 +41,7 @@ public final class Actor {
         this.addresses = addresses;
         this.archiving = archiving;
         this.restorer = restorer;
+        this.watchdog = watchdog;
     }
 
     public void act(Decision decision) {
@@ -64,7 +67,13 @@ public final class Actor {
             case START_STANDBY -> {
                 LOG.info("start as standby: {}", decision.why());
                 Address address = addresses.of(decision.upstream());
-                checkSameSystem(decision.upstream(), address);
+                try {
+                    checkSameSystem(decision.upstream(), address);
+                } catch (Unreachable e) {
+                    // A standby of a server that does not answer takes nothing from it, and its WAL receiver checks the
+                    // system identifier itself when it connects: a promotion's target whose old primary is gone still starts.
+                    LOG.info("starting as a standby of {} without checking it: {}", decision.upstream(), e.getMessage());
+                }
                 files.writeStandby(decision.upstream(), address);
                 start();
             }
@@ -80,6 +89,9 @@ public final class Actor {
                 LOG.info("rewind: {}", decision.why());
                 Address address = addresses.of(decision.upstream());
                 checkSameSystem(decision.upstream(), address);
+                // A standby killed while it ran is recovered by pg_rewind in single-user mode first, which refuses
+                // standby mode: the signal goes, and the standby settings are written again after the rewind.
+                files.clearStandby();
                 commands.rewind(files.conninfo(address, settings.podName()));
                 files.writeStandby(decision.upstream(), address);
                 start();
@@ -101,6 +113,10 @@ public final class Actor {
             case STOP -> {
                 LOG.info("stop: {}", decision.why());
                 commands.stop();
+            }
+            case KILL -> {
+                LOG.warn("kill: {}", decision.why());
+                watchdog.killServer();
             }
         }
     }
@@ -128,7 +144,14 @@ public final class Actor {
         try {
             return sql.identity(address);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot reach " + upstream + " at " + address + ": " + e.getMessage(), e);
+            throw new Unreachable("cannot reach " + upstream + " at " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The server to copy, rewind onto or follow does not answer: nothing was checked. */
+    private static final class Unreachable extends IllegalStateException {
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

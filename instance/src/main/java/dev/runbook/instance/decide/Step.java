@@ -22,6 +22,12 @@ public enum Step {
     SET_SYNCHRONOUS,
     /** Stop the server: fenced, or about to follow another primary. */
     STOP,
+    /**
+     * Kill the server at once (SIGKILL to the postmaster and every session, as the lease's watchdog
+     * does): it does not answer, so it cannot be stopped cleanly, and it may take writes while another
+     * instance is to be the primary.
+     */
+    KILL,
     /** Nothing may be done safely: report why and keep the data as it is. */
     REFUSE
 }

@@ -31,15 +31,17 @@ public final class LocalInspector {
             return new LocalState(data, false, false, false, "", "", "");
         }
         String upstream = files.upstream();
+        boolean standbySignal = Files.exists(settings.dataDir().resolve("standby.signal"));
         if (!postmasterRunning(settings.dataDir())) {
             String checkpoint = commands.controlData().getOrDefault("Latest checkpoint location", "");
-            return new LocalState(data, false, false, false, upstream, checkpoint, "");
+            return new LocalState(data, false, false, false, upstream, checkpoint, "", standbySignal, null);
         }
         try {
             Sql.ServerState server = sql.local();
-            return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn(), server.standbyNames());
+            return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn(), server.standbyNames(), standbySignal,
+                    server.receiver());
         } catch (SQLException e) {
-            return new LocalState(data, true, false, false, upstream, "", "");
+            return new LocalState(data, true, false, false, upstream, "", "", standbySignal, null);
         }
     }
 

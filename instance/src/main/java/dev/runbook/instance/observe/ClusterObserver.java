@@ -3,6 +3,8 @@ package dev.runbook.instance.observe;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.runbook.instance.config.DurationText;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -30,6 +32,8 @@ public final class ClusterObserver {
         Map<String, Object> spec = cluster == null ? Map.of() : section(cluster, "spec");
         Object replication = spec.get("replication");
         boolean synchronous = replication instanceof Map<?, ?> r && Boolean.TRUE.equals(r.get("synchronous"));
+        Object failover = spec.get("failover");
+        Duration lease = DurationText.parse(failover instanceof Map<?, ?> f ? text(f.get("leaseDuration")) : "").orElse(Observation.DEFAULT_LEASE);
         String current = text(status.get("currentPrimary"));
         PeerPod currentPod = current.isEmpty() || current.equals(podName) ? null : peer(current);
         return new Observation(
@@ -41,7 +45,9 @@ public final class ClusterObserver {
                 text(status.get("promotionReason")),
                 text(status.get("primaryLsn")),
                 synchronous,
-                currentPod);
+                currentPod,
+                lease,
+                own == null ? null : leaseOf(annotations(own)));
     }
 
     private PeerPod peer(String name) {
@@ -49,13 +55,22 @@ public final class ClusterObserver {
         if (pod == null) {
             return PeerPod.absent(name);
         }
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations = annotations(pod);
         boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         return new PeerPod(name, true, pod.getMetadata().getDeletionTimestamp() != null, ready,
                 labels(pod).getOrDefault(Observation.ROLE_LABEL, ""),
                 annotations.getOrDefault(Observation.REPORTED_ROLE, ""),
-                annotations.getOrDefault(Observation.REPLAYED_LSN, ""));
+                annotations.getOrDefault(Observation.REPLAYED_LSN, ""),
+                leaseOf(annotations));
+    }
+
+    private static Duration leaseOf(Map<String, String> annotations) {
+        return DurationText.parse(annotations.get(Observation.LEASE_DURATION)).orElse(null);
+    }
+
+    private static Map<String, String> annotations(Pod pod) {
+        return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
     }
 
     @SuppressWarnings("unchecked")

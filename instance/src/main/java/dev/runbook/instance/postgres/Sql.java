@@ -15,6 +15,12 @@ import java.util.Properties;
 /** The few SQL statements the instance manager needs, over JDBC, one short connection each. */
 public final class Sql {
     private static final int CONNECT_TIMEOUT_SECONDS = 3;
+    private static final int SOCKET_TIMEOUT_SECONDS = 30;
+    /**
+     * A pass asks its own server with this limit: a server that takes longer to say whether it is in
+     * recovery is hung, and the pass goes on to say so (the probe turns not ready) rather than waiting.
+     */
+    private static final int INSPECT_TIMEOUT_SECONDS = 3;
 
     private final Settings settings;
 
@@ -22,17 +28,30 @@ public final class Sql {
         this.settings = settings;
     }
 
-    /** What the local server says about itself. */
-    public record ServerState(boolean inRecovery, String lsn, String standbyNames) {
+    /**
+     * What the local server says about itself. {@code receiver} is its WAL receiver (a standby's): the
+     * server it streams from and whether it streams, or null when it has none.
+     */
+    public record ServerState(boolean inRecovery, String lsn, String standbyNames, WalReceiver receiver) {
+    }
+
+    /** {@code pg_stat_wal_receiver}: its status ({@code streaming}, {@code waiting}, ...) and the server it is connected to. */
+    public record WalReceiver(String status, Address sender) {
+        public boolean streamingFrom(Address server) {
+            return "streaming".equals(status) && server.equals(sender);
+        }
     }
 
     public ServerState local() throws SQLException {
-        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement();
+        try (Connection c = connect(new Address("127.0.0.1", settings.port()), INSPECT_TIMEOUT_SECONDS); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("select pg_is_in_recovery(), case when pg_is_in_recovery()"
                      + " then coalesce(pg_last_wal_replay_lsn(), pg_last_wal_receive_lsn())::text"
-                     + " else pg_current_wal_flush_lsn()::text end, current_setting('synchronous_standby_names')")) {
+                     + " else pg_current_wal_flush_lsn()::text end, current_setting('synchronous_standby_names'),"
+                     + " w.status, w.sender_host, w.sender_port from (select 1) one left join pg_stat_wal_receiver w on true")) {
             r.next();
-            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2), r.getString(3));
+            WalReceiver receiver = r.getString(4) == null ? null
+                    : new WalReceiver(r.getString(4), new Address(Objects.toString(r.getString(5), ""), r.getInt(6)));
+            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2), r.getString(3), receiver);
         }
     }
 
@@ -122,11 +141,17 @@ public final class Sql {
     }
 
     private Connection connect(Address address) throws SQLException {
+        return connect(address, SOCKET_TIMEOUT_SECONDS);
+    }
+
+    private Connection connect(Address address, int socketTimeoutSeconds) throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", Settings.SUPERUSER);
         props.setProperty("password", settings.password());
         props.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
-        props.setProperty("socketTimeout", "30");
+        props.setProperty("socketTimeout", Integer.toString(socketTimeoutSeconds));
+        // A server that accepts the TCP connection but never answers (SIGSTOPped, hung) must not hold the pass either.
+        props.setProperty("loginTimeout", Integer.toString(socketTimeoutSeconds));
         props.setProperty("ApplicationName", "runbook-instance-manager");
         return DriverManager.getConnection("jdbc:postgresql://" + address.host() + ":" + address.port() + "/postgres", props);
     }

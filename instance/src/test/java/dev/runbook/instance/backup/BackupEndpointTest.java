@@ -19,7 +19,7 @@ class BackupEndpointTest {
     private ProbeServer server;
 
     private HttpBackupSource serve(Optional<BackupEndpoint.Taker> taker) throws Exception {
-        server = new ProbeServer(0, Clock.systemUTC(), Duration.ofMinutes(1));
+        server = new ProbeServer(0, Clock.systemUTC(), Duration.ofMinutes(1), Duration.ofMinutes(1));
         server.route("/backup", new BackupEndpoint(taker));
         int port = server.port();
         return new HttpBackupSource(new Addresses() {
