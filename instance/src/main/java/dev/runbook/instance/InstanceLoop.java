@@ -10,7 +10,9 @@ import dev.runbook.instance.local.LocalState;
 import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.probe.ProbeServer;
+import dev.runbook.instance.probe.StatusEndpoint;
 import dev.runbook.instance.report.PodReporter;
+import dev.runbook.instance.report.SlotReport;
 import dev.runbook.instance.lease.LeaseKeeper;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,6 +36,7 @@ public final class InstanceLoop {
     private final ProbeServer probes;
     private final Optional<ArchiveReport> archive;
     private final LeaseKeeper leases;
+    private final StatusEndpoint status;
     private String refusal;
     private String lastWhy = "";
 
@@ -42,7 +45,8 @@ public final class InstanceLoop {
      * on the pod. {@code leases}: the primary lease (docs/instance-manager.md#fencing).
      */
     public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
-                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive, LeaseKeeper leases) {
+                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive, LeaseKeeper leases,
+                         StatusEndpoint status) {
         this.observer = observer;
         this.inspector = inspector;
         this.decider = decider;
@@ -51,6 +55,7 @@ public final class InstanceLoop {
         this.probes = probes;
         this.archive = archive;
         this.leases = leases;
+        this.status = status;
     }
 
     public void pass() {
@@ -69,8 +74,10 @@ public final class InstanceLoop {
             }
             Map<String, String> more = new HashMap<>(archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of()));
             more.putAll(leases.annotations(seen));
+            more.putAll(SlotReport.annotations(seen, local, "primary".equals(decision.reportedRole())));
             reporter.report(decision.reportedRole(), local.lsn(), more);
             leases.keep(seen, local, decision.step(), confirmedAt);
+            status.passed(decision, local, leases.leftMillis());
             probes.passed(decision.ready(), decision.why());
             probes.acting(decision.step().name());
             try {

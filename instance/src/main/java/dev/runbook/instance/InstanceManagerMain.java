@@ -4,6 +4,10 @@ import dev.runbook.instance.act.Actor;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.address.ClusterDnsAddresses;
 import dev.runbook.instance.address.LoopbackAddresses;
+import dev.runbook.instance.auth.ApiServerDiscovery;
+import dev.runbook.instance.auth.CallerCheck;
+import dev.runbook.instance.auth.Callers;
+import dev.runbook.instance.auth.ServiceAccountTokens;
 import dev.runbook.instance.backup.ArchiveReport;
 import dev.runbook.instance.backup.BackupEndpoint;
 import dev.runbook.instance.backup.BackupJobMain;
@@ -23,9 +27,12 @@ import dev.runbook.instance.local.LocalInspector;
 import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.postgres.ConfigFiles;
 import dev.runbook.instance.postgres.PgCommands;
+import dev.runbook.instance.postgres.ReplicationRole;
 import dev.runbook.instance.postgres.Sql;
 import dev.runbook.instance.probe.ProbeServer;
+import dev.runbook.instance.probe.StatusEndpoint;
 import dev.runbook.instance.report.PodReporter;
+import dev.runbook.instance.tls.InstanceTls;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Clock;
@@ -81,22 +88,30 @@ public final class InstanceManagerMain {
         BarmanCommands barman = new BarmanCommands(settings.runDir(), commands.toolEnvironment());
         ToolScripts scripts = new ToolScripts(settings.runDir(), files);
         WalArchiving archiving = new WalArchiving(store, scripts, files);
-        Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock));
-        probes.route("/backup", new BackupEndpoint(store.map(s ->
+        InstanceTls tls = new InstanceTls(settings, files, addresses, clock);
+        Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock,
+                tls));
+        // Only the operator and the cluster's backup Jobs may call these (docs/instance-manager.md#who-may-call-the-endpoints).
+        ServiceAccountTokens tokens = new ServiceAccountTokens(new ApiServerDiscovery(client), CallerCheck.AUDIENCE, clock);
+        Callers callers = Callers.parse(System.getenv(Callers.VARIABLE));
+        probes.route("/backup", new CallerCheck(tokens, callers, new BackupEndpoint(store.map(s ->
                 BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER, settings.dataDir(),
-                        () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of)))));
+                        () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of))))));
+        StatusEndpoint status = new StatusEndpoint(clock);
+        probes.route("/status", new CallerCheck(tokens, callers, status));
         PrimaryLease lease = new PrimaryLease(settings.runDir(), Uptime.system());
         lease.release();    // a lease left from before this start holds nothing: no server of this container runs yet
         LeaseWatchdog watchdog = new LeaseWatchdog(settings.runDir(), settings.dataDir(), lease.file());
         InstanceLoop loop = new InstanceLoop(
                 new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),
                 new LocalInspector(settings, sql, commands, files),
-                new Decider(settings.podName(), recovery.isPresent(), addresses),
-                new Actor(settings, commands, files, sql, addresses, archiving, restorer, watchdog),
+                new Decider(settings.podName(), recovery.isPresent(), addresses, ReplicationRole.mark(files.replicationPassword())),
+                new Actor(settings, commands, files, sql, addresses, archiving, restorer, watchdog, tls),
                 reporter,
                 probes,
                 store.map(s -> new ArchiveReport(sql, settings.runDir())),
-                new LeaseKeeper(settings.podName(), lease, watchdog, Uptime.system()));
+                new LeaseKeeper(settings.podName(), lease, watchdog, Uptime.system()),
+                status);
 
         ScheduledExecutorService passes = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "instance-loop"));
         CountDownLatch stopped = new CountDownLatch(1);

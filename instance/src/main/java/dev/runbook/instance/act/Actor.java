@@ -10,6 +10,8 @@ import dev.runbook.instance.postgres.Sql;
 import dev.runbook.instance.backup.Restorer;
 import dev.runbook.instance.backup.WalArchiving;
 import dev.runbook.instance.lease.LeaseWatchdog;
+import dev.runbook.instance.postgres.ReplicationRole;
+import dev.runbook.instance.tls.InstanceTls;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -31,9 +33,10 @@ public final class Actor {
     private final WalArchiving archiving;
     private final Optional<Restorer> restorer;
     private final LeaseWatchdog watchdog;
+    private final InstanceTls tls;
 
     public Actor(Settings settings, PgCommands commands, ConfigFiles files, Sql sql, Addresses addresses, WalArchiving archiving,
-                 Optional<Restorer> restorer, LeaseWatchdog watchdog) {
+                 Optional<Restorer> restorer, LeaseWatchdog watchdog, InstanceTls tls) {
         this.settings = settings;
         this.commands = commands;
         this.files = files;
@@ -42,6 +45,7 @@ public final class Actor {
         this.archiving = archiving;
         this.restorer = restorer;
         this.watchdog = watchdog;
+        this.tls = tls;
     }
 
     public void act(Decision decision) {
@@ -75,7 +79,7 @@ public final class Actor {
                     LOG.info("starting as a standby of {} without checking it: {}", decision.upstream(), e.getMessage());
                 }
                 files.writeStandby(decision.upstream(), address);
-                start();
+                start(false);
             }
             case CLONE -> {
                 LOG.info("clone: {}", decision.why());
@@ -83,7 +87,7 @@ public final class Actor {
                 checkSameCluster(decision.upstream(), address);
                 commands.basebackup(address);
                 files.writeStandby(decision.upstream(), address);
-                start();
+                start(false);
             }
             case REWIND -> {
                 LOG.info("rewind: {}", decision.why());
@@ -94,13 +98,18 @@ public final class Actor {
                 files.clearStandby();
                 commands.rewind(files.conninfo(address, settings.podName()));
                 files.writeStandby(decision.upstream(), address);
-                start();
+                start(false);
             }
             case PROMOTE -> {
                 LOG.info("promote: {}", decision.why());
                 commands.promote();
                 files.clearStandby();
                 checkpoint();
+                // A standby that had no authority (its data predates it) makes the cluster's now; the new primary's
+                // pg_hba.conf and certificate take effect without a restart.
+                tls.prepare(true);
+                files.writeHba(settings.dataDir());
+                commands.reload();
             }
             case SET_SYNCHRONOUS -> {
                 LOG.info("synchronous_standby_names: {}", decision.why());
@@ -114,6 +123,23 @@ public final class Actor {
                 LOG.info("stop: {}", decision.why());
                 commands.stop();
             }
+            case ENSURE_REPLICATION_ROLE -> {
+                LOG.info("replication role: {}", decision.why());
+                String password = files.replicationPassword();
+                try {
+                    sql.ensureReplicationRole(password, ReplicationRole.mark(password));
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cannot set up the replication role: " + e.getMessage(), e);
+                }
+            }
+            case SYNC_SLOTS -> {
+                LOG.info("replication slots: {}", decision.why());
+                try {
+                    sql.syncSlots(decision.slots());
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cannot keep the replication slots: " + e.getMessage(), e);
+                }
+            }
             case KILL -> {
                 LOG.warn("kill: {}", decision.why());
                 watchdog.killServer();
@@ -123,12 +149,17 @@ public final class Actor {
 
     private void startAsPrimary() {
         files.clearStandby();
-        start();
+        start(true);
     }
 
-    /** Every start: WAL archiving as the pod says now (this instance's own run directory, its own store). */
-    private void start() {
+    /**
+     * Every start: WAL archiving as the pod says now (this instance's own run directory, its own
+     * store), its own TLS certificate, and pg_hba.conf as this instance manager writes it.
+     */
+    private void start(boolean asPrimary) {
         archiving.configure(settings.dataDir());
+        tls.prepare(asPrimary);
+        files.writeHba(settings.dataDir());
         commands.start();
     }
 

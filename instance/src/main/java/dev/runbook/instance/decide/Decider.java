@@ -6,7 +6,11 @@ import dev.runbook.instance.local.LocalState;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.observe.PeerPod;
 import dev.runbook.instance.postgres.Lsn;
+import dev.runbook.instance.postgres.ReplicationRole;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The instance's side of the contract (docs/runbooks/postgres-cluster.md), as a pure function of
@@ -24,16 +28,19 @@ public final class Decider {
     private final String self;
     private final boolean restoreConfigured;
     private final Addresses addresses;
+    private final String replicationMark;
 
     /**
      * {@code restoreConfigured}: the pod names a backup to bootstrap from (RECOVERY_DESTINATION_PATH);
      * initdb is then never chosen. {@code addresses}: where each instance's server listens, to tell
-     * from the WAL receiver whom a standby streams from.
+     * from the WAL receiver whom a standby streams from. {@code replicationMark}: what the replication
+     * role's comment says once it is set up with this cluster's password (postgres.ReplicationRole).
      */
-    public Decider(String self, boolean restoreConfigured, Addresses addresses) {
+    public Decider(String self, boolean restoreConfigured, Addresses addresses, String replicationMark) {
         this.self = self;
         this.restoreConfigured = restoreConfigured;
         this.addresses = addresses;
+        this.replicationMark = replicationMark;
     }
 
     /** {@code targetFor}: how long this instance has seen itself as the target of a promotion in progress (zero otherwise). */
@@ -127,6 +134,15 @@ public final class Decider {
         if (!standbyNames.equals(local.standbyNames())) {
             return new Decision(Step.SET_SYNCHRONOUS, "", standbyNames, seen.synchronous()
                     ? "synchronous replication: every commit waits for a standby's flush" : "asynchronous replication", true, "primary");
+        }
+        if (!replicationMark.equals(local.replicationMark())) {
+            return Decision.upkeep(Step.ENSURE_REPLICATION_ROLE, "the replication role streaming_replica is not set up for this cluster", Set.of());
+        }
+        Set<String> slots = seen.instances().stream().filter(i -> !i.equals(self)).map(ReplicationRole::slotOf)
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!slots.equals(local.slots().keySet())) {
+            return Decision.upkeep(Step.SYNC_SLOTS, "a replication slot for each other instance: " + slots + " (now " + local.slots().keySet() + ")",
+                    slots);
         }
         return Decision.waiting("running as primary", true, "primary");
     }

@@ -20,6 +20,10 @@ public enum Step {
     PROMOTE,
     /** Set the primary's synchronous_standby_names to what spec.replication.synchronous asks for. */
     SET_SYNCHRONOUS,
+    /** Create or set the replication role, streaming_replica, as postgres.ReplicationRole says (the primary). */
+    ENSURE_REPLICATION_ROLE,
+    /** Keep one physical replication slot for every other instance of spec.instances, and drop the others unused (the primary). */
+    SYNC_SLOTS,
     /** Stop the server: fenced, or about to follow another primary. */
     STOP,
     /**

@@ -36,6 +36,11 @@ public final class LeaseKeeper {
         this.uptime = uptime;
     }
 
+    /** How long the lease has left, in milliseconds; negative when none is held. */
+    public long leftMillis() {
+        return lease.deadline().isPresent() ? (lease.deadline().getAsLong() - uptime.centiseconds()) * 10 : -1;
+    }
+
     /** When this pass's reads are sent: a lease they confirm counts from here. */
     public long beforeObserving() {
         return uptime.centiseconds();

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /** Looks at the data directory and the server: the local half of each pass's observation. */
@@ -39,7 +40,7 @@ public final class LocalInspector {
         try {
             Sql.ServerState server = sql.local();
             return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn(), server.standbyNames(), standbySignal,
-                    server.receiver());
+                    server.receiver(), server.replicationMark(), server.inRecovery() ? Map.of() : sql.slots());
         } catch (SQLException e) {
             return new LocalState(data, true, false, false, upstream, "", "", standbySignal, null);
         }

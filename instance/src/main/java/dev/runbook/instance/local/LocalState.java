@@ -2,6 +2,7 @@ package dev.runbook.instance.local;
 
 import dev.runbook.instance.address.Address;
 import dev.runbook.instance.postgres.Sql.WalReceiver;
+import java.util.Map;
 
 /**
  * The server as this instance finds it on each pass.
@@ -17,13 +18,21 @@ import dev.runbook.instance.postgres.Sql.WalReceiver;
  * @param standbySignal the data directory holds {@code standby.signal}: a server started on it is a
  *                      standby; without it, a running server is (or becomes) a primary
  * @param receiver      the WAL receiver of a running standby, null when it has none
+ * @param replicationMark the comment on the role streaming_replica ("" when none), see postgres.ReplicationRole
+ * @param slots         a primary's physical replication slots, with the WAL each holds back in bytes
  */
 public record LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn,
-                         String standbyNames, boolean standbySignal, WalReceiver receiver) {
+                         String standbyNames, boolean standbySignal, WalReceiver receiver, String replicationMark, Map<String, Long> slots) {
 
     /** The state without the WAL receiver and the signal file: a stopped or unanswering server, or one of the tests' shorthands. */
     public LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn, String standbyNames) {
         this(data, running, answering, inRecovery, upstream, lsn, standbyNames, inRecovery, null);
+    }
+
+    /** The state without what only a running primary says (its replication role's mark, its slots). */
+    public LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn, String standbyNames,
+                      boolean standbySignal, WalReceiver receiver) {
+        this(data, running, answering, inRecovery, upstream, lsn, standbyNames, standbySignal, receiver, "", Map.of());
     }
 
     /** It runs as a standby and its WAL receiver streams from {@code server}. */

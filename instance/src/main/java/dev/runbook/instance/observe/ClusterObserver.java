@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.runbook.instance.config.DurationText;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Reads this instance's pod, its PostgresCluster and the current primary's pod. Three GETs a pass:
@@ -47,7 +49,8 @@ public final class ClusterObserver {
                 synchronous,
                 currentPod,
                 lease,
-                own == null ? null : leaseOf(annotations(own)));
+                own == null ? null : leaseOf(annotations(own)),
+                instances(spec.get("instances")));
     }
 
     private PeerPod peer(String name) {
@@ -63,6 +66,12 @@ public final class ClusterObserver {
                 annotations.getOrDefault(Observation.REPORTED_ROLE, ""),
                 annotations.getOrDefault(Observation.REPLAYED_LSN, ""),
                 leaseOf(annotations));
+    }
+
+    /** NAME-0 .. NAME-(n-1): the StatefulSet's pods for spec.instances. */
+    private List<String> instances(Object count) {
+        int n = count instanceof Number number ? number.intValue() : 0;
+        return IntStream.range(0, Math.max(0, Math.min(n, 99))).mapToObj(i -> clusterName + "-" + i).toList();
     }
 
     private static Duration leaseOf(Map<String, String> annotations) {

@@ -1,13 +1,15 @@
 package dev.runbook.instance.observe;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What the instance manager reads from the API server each pass: its own pod's role label, the
  * cluster's recorded intent, and the pod of the current primary when that is another instance.
  * {@code synchronous} is {@code spec.replication.synchronous}; {@code leaseDuration} is
  * {@code spec.failover.leaseDuration} (docs/instance-manager.md#fencing), and {@code reportedLease}
- * the lease duration this instance last reported on its own pod (null when none).
+ * the lease duration this instance last reported on its own pod (null when none). {@code instances}
+ * names the pods {@code spec.instances} asks for ({@code NAME-0} ...), whom the primary keeps slots for.
  * {@code currentPrimaryPod} is null when there is no current primary or it is this instance.
  */
 public record Observation(
@@ -21,7 +23,8 @@ public record Observation(
         boolean synchronous,
         PeerPod currentPrimaryPod,
         Duration leaseDuration,
-        Duration reportedLease) {
+        Duration reportedLease,
+        List<String> instances) {
 
     public static final String ROLE_LABEL = "postgres.runbook.dev/role";
     public static final String REPORTED_ROLE = "postgres.runbook.dev/reported-role";
@@ -36,6 +39,14 @@ public record Observation(
                        String promotionReason, String primaryLsn, boolean synchronous, PeerPod currentPrimaryPod) {
         this(podFound, roleLabel, clusterFound, currentPrimary, targetPrimary, promotionReason, primaryLsn, synchronous, currentPrimaryPod,
                 DEFAULT_LEASE, null);
+    }
+
+    /** The observation without the instances' names (none: no slots to keep). */
+    public Observation(boolean podFound, String roleLabel, boolean clusterFound, String currentPrimary, String targetPrimary,
+                       String promotionReason, String primaryLsn, boolean synchronous, PeerPod currentPrimaryPod, Duration leaseDuration,
+                       Duration reportedLease) {
+        this(podFound, roleLabel, clusterFound, currentPrimary, targetPrimary, promotionReason, primaryLsn, synchronous, currentPrimaryPod,
+                leaseDuration, reportedLease, List.of());
     }
 
     /**

@@ -2,15 +2,22 @@ package dev.runbook.instance.postgres;
 
 import dev.runbook.instance.address.Address;
 import dev.runbook.instance.config.Settings;
+import dev.runbook.instance.tls.ClusterCa;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.postgresql.PGConnection;
 
 /** The few SQL statements the instance manager needs, over JDBC, one short connection each. */
 public final class Sql {
@@ -32,7 +39,7 @@ public final class Sql {
      * What the local server says about itself. {@code receiver} is its WAL receiver (a standby's): the
      * server it streams from and whether it streams, or null when it has none.
      */
-    public record ServerState(boolean inRecovery, String lsn, String standbyNames, WalReceiver receiver) {
+    public record ServerState(boolean inRecovery, String lsn, String standbyNames, WalReceiver receiver, String replicationMark) {
     }
 
     /** {@code pg_stat_wal_receiver}: its status ({@code streaming}, {@code waiting}, ...) and the server it is connected to. */
@@ -47,11 +54,75 @@ public final class Sql {
              ResultSet r = s.executeQuery("select pg_is_in_recovery(), case when pg_is_in_recovery()"
                      + " then coalesce(pg_last_wal_replay_lsn(), pg_last_wal_receive_lsn())::text"
                      + " else pg_current_wal_flush_lsn()::text end, current_setting('synchronous_standby_names'),"
-                     + " w.status, w.sender_host, w.sender_port from (select 1) one left join pg_stat_wal_receiver w on true")) {
+                     + " w.status, w.sender_host, w.sender_port,"
+                     + " (select shobj_description(oid, 'pg_authid') from pg_roles where rolname = '" + ReplicationRole.USER + "')"
+                     + " from (select 1) one left join pg_stat_wal_receiver w on true")) {
             r.next();
             WalReceiver receiver = r.getString(4) == null ? null
                     : new WalReceiver(r.getString(4), new Address(Objects.toString(r.getString(5), ""), r.getInt(6)));
-            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2), r.getString(3), receiver);
+            return new ServerState(r.getBoolean(1), r.getString(2) == null ? "" : r.getString(2), r.getString(3), receiver,
+                    Objects.toString(r.getString(7), ""));
+        }
+    }
+
+    /** The primary's physical replication slots and how much WAL each holds back, in bytes (0 for one that holds none yet). */
+    public Map<String, Long> slots() throws SQLException {
+        Map<String, Long> slots = new TreeMap<>();
+        try (Connection c = connect(new Address("127.0.0.1", settings.port()), INSPECT_TIMEOUT_SECONDS); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select slot_name, coalesce(pg_current_wal_lsn() - restart_lsn, 0)::bigint"
+                     + " from pg_replication_slots where slot_type = 'physical'")) {
+            while (r.next()) {
+                slots.put(r.getString(1), r.getLong(2));
+            }
+        }
+        return slots;
+    }
+
+    /** Creates the slots named and not there (reserving WAL at once), drops the others that no standby uses. */
+    public void syncSlots(Set<String> wanted) throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
+            Set<String> present = new TreeSet<>();
+            try (ResultSet r = s.executeQuery("select slot_name from pg_replication_slots where slot_type = 'physical' and not active")) {
+                while (r.next()) {
+                    present.add(r.getString(1));
+                }
+            }
+            for (String slot : present) {
+                if (!wanted.contains(slot)) {
+                    drop(c, slot);
+                }
+            }
+            for (String slot : wanted) {
+                try (PreparedStatement p = c.prepareStatement("select pg_create_physical_replication_slot(?, true)"
+                        + " where not exists (select 1 from pg_replication_slots where slot_name = ?)")) {
+                    p.setString(1, slot);
+                    p.setString(2, slot);
+                    p.execute();
+                }
+            }
+        }
+    }
+
+    private static void drop(Connection c, String slot) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("select pg_drop_replication_slot(?)")) {
+            p.setString(1, slot);
+            p.execute();
+        }
+    }
+
+    /**
+     * The replication role as {@link ReplicationRole} says, with this password, and its mark last, so
+     * that a mark means all of it is done. The password goes to the server as a SCRAM verifier computed
+     * here, never as text a log line could keep.
+     */
+    public void ensureReplicationRole(String password, String mark) throws SQLException {
+        try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
+            s.execute("do $$ begin if not exists (select from pg_roles where rolname = '" + ReplicationRole.USER + "') then"
+                    + " create role " + ReplicationRole.USER + " login replication; end if; end $$");
+            s.execute("alter role " + ReplicationRole.USER + " login replication nosuperuser nocreatedb nocreaterole");
+            c.unwrap(PGConnection.class).alterUserPassword(ReplicationRole.USER, password.toCharArray(), "scram-sha-256");
+            s.execute(ReplicationRole.REWIND_GRANTS);
+            s.execute("comment on role " + ReplicationRole.USER + " is '" + mark.replace("'", "''") + "'");
         }
     }
 
@@ -146,6 +217,17 @@ public final class Sql {
 
     private Connection connect(Address address, int socketTimeoutSeconds) throws SQLException {
         Properties props = new Properties();
+        if (!"127.0.0.1".equals(address.host()) || address.port() != settings.port()) {
+            // Another instance: TLS, its certificate checked against the cluster's authority when this data has it
+            // (a new replica has not cloned it yet), and SCRAM bound to the TLS channel either way, so that a server
+            // that does not know the password cannot stand in for the other instance.
+            ClusterCa ca = new ClusterCa(settings.dataDir());
+            props.setProperty("sslmode", ca.exists() ? "verify-full" : "require");
+            if (ca.exists()) {
+                props.setProperty("sslrootcert", ca.certificate().toString());
+            }
+            props.setProperty("channelBinding", "require");
+        }
         props.setProperty("user", Settings.SUPERUSER);
         props.setProperty("password", settings.password());
         props.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));

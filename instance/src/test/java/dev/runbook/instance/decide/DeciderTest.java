@@ -15,12 +15,19 @@ import org.junit.jupiter.api.Test;
 class DeciderTest {
     /** pg-N listens on 127.0.0.1:5400+N, as the loopback tier's address file would say. */
     private static final Addresses ADDRESSES = pod -> new Address("127.0.0.1", 5400 + Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1)));
-    private final Decider decider = new Decider("pg-1", false, ADDRESSES);
+    /** The mark the replication role carries once set up: a primary whose role has it has nothing more to set. */
+    private static final String MARK = "runbook replication 0011223344556677";
+    private final Decider decider = new Decider("pg-1", false, ADDRESSES, MARK);
 
     private static final LocalState EMPTY = new LocalState(DataState.EMPTY, false, false, false, "", "", "");
     private static final LocalState STOPPED = new LocalState(DataState.VALID, false, false, false, "", "0/3000028", "");
     private static final LocalState STANDBY_OF_PG0 = standbyOf("pg-0", "0/3000100", "streaming");
-    private static final LocalState PRIMARY = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "");
+    private static final LocalState PRIMARY = primary("");
+
+    /** A primary whose replication role is set up, with these synchronous_standby_names and no slots. */
+    private static LocalState primary(String standbyNames) {
+        return new LocalState(DataState.VALID, true, true, false, "", "0/3000100", standbyNames, false, null, MARK, java.util.Map.of());
+    }
 
     /** A standby set to follow {@code upstream}, its WAL receiver connected to it in {@code status}. */
     private static LocalState standbyOf(String upstream, String lsn, String status) {
@@ -53,7 +60,7 @@ class DeciderTest {
 
     @Test
     void withARecoveryConfiguredTheFirstPrimaryRestoresAndNeverRunsInitdb() {
-        Decider restoring = new Decider("pg-1", true, ADDRESSES);
+        Decider restoring = new Decider("pg-1", true, ADDRESSES, MARK);
         assertThat(restoring.decide(seen("primary", "pg-1", "pg-1", "", "", null), EMPTY, Duration.ZERO).step()).isEqualTo(Step.RESTORE);
         assertThat(restoring.decide(seen("primary", "pg-1", "pg-1", "", "0/3000100", null), EMPTY, Duration.ZERO).step())
                 .as("a cluster that has had a primary is not restored over either").isEqualTo(Step.REFUSE);
@@ -252,7 +259,7 @@ class DeciderTest {
         Decision d = decide(sync, PRIMARY);
         assertThat(d.step()).isEqualTo(Step.SET_SYNCHRONOUS);
         assertThat(d.standbyNames()).isEqualTo("ANY 1 (*)");
-        LocalState alreadySync = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "ANY 1 (*)");
+        LocalState alreadySync = primary("ANY 1 (*)");
         assertThat(decide(sync, alreadySync).step()).isEqualTo(Step.WAIT);
         assertThat(decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), alreadySync).standbyNames()).isEmpty();
         assertThat(decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), alreadySync).step()).isEqualTo(Step.SET_SYNCHRONOUS);
@@ -263,5 +270,29 @@ class DeciderTest {
         Decision d = decide(seen("", "pg-0", "pg-0", "", "", pg0("primary", "primary", "0/1", true)), STOPPED);
         assertThat(d.step()).isEqualTo(Step.WAIT);
         assertThat(d.ready()).isFalse();
+    }
+
+    @Test
+    void thePrimarySetsUpTheReplicationRoleWhenItsMarkIsNotThisClusters() {
+        LocalState unmarked = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "", false, null, "runbook replication other", java.util.Map.of());
+        Decision d = decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), unmarked);
+        assertThat(d.step()).isEqualTo(Step.ENSURE_REPLICATION_ROLE);
+        assertThat(d.ready()).as("the primary serves meanwhile").isTrue();
+        assertThat(d.reportedRole()).isEqualTo("primary");
+    }
+
+    @Test
+    void thePrimaryKeepsASlotForEveryOtherInstanceAndNoMore() {
+        Observation three = new Observation(true, "primary", true, "pg-1", "pg-1", "", "", false, null, Observation.DEFAULT_LEASE, null,
+                java.util.List.of("pg-0", "pg-1", "pg-2"));
+        Decision d = decide(three, PRIMARY);
+        assertThat(d.step()).isEqualTo(Step.SYNC_SLOTS);
+        assertThat(d.slots()).containsExactlyInAnyOrder("runbook_pg_0", "runbook_pg_2");
+        LocalState kept = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "", false, null, MARK,
+                java.util.Map.of("runbook_pg_0", 0L, "runbook_pg_2", 16777216L));
+        assertThat(decide(three, kept).step()).isEqualTo(Step.WAIT);
+        LocalState removedReplica = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "", false, null, MARK,
+                java.util.Map.of("runbook_pg_0", 0L, "runbook_pg_2", 0L, "runbook_pg_3", 0L));
+        assertThat(decide(three, removedReplica).slots()).as("the slot of a replica no longer asked for goes").doesNotContain("runbook_pg_3");
     }
 }
