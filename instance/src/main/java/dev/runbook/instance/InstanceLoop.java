@@ -66,6 +66,7 @@ public final class InstanceLoop {
         try {
             long confirmedAt = leases.beforeObserving();
             Observation seen = observer.observe();
+            leases.renewHeld(seen, confirmedAt);
             LocalState local = inspector.inspect();
             Decision decision = decider.decide(seen, local, leases.targetFor(seen));
             if (!decision.why().equals(lastWhy)) {

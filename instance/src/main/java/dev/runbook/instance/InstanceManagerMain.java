@@ -102,21 +102,29 @@ public final class InstanceManagerMain {
         PrimaryLease lease = new PrimaryLease(settings.runDir(), Uptime.system());
         lease.release();    // a lease left from before this start holds nothing: no server of this container runs yet
         LeaseWatchdog watchdog = new LeaseWatchdog(settings.runDir(), settings.dataDir(), lease.file());
+        ClusterObserver observer = new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName());
+        LeaseKeeper leases = new LeaseKeeper(settings.podName(), lease, watchdog, Uptime.system());
         InstanceLoop loop = new InstanceLoop(
-                new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),
+                observer,
                 new LocalInspector(settings, sql, commands, files),
                 new Decider(settings.podName(), recovery.isPresent(), addresses, ReplicationRole.mark(files.replicationPassword())),
                 new Actor(settings, commands, files, sql, addresses, archiving, restorer, watchdog, tls),
                 reporter,
                 probes,
                 store.map(s -> new ArchiveReport(sql, settings.runDir())),
-                new LeaseKeeper(settings.podName(), lease, watchdog, Uptime.system()),
+                leases,
                 status);
 
         ScheduledExecutorService passes = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "instance-loop"));
+        ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lease-renewal");
+            t.setDaemon(true);
+            return t;
+        });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // The container is stopping: end the loop, then stop the server cleanly (fast shutdown).
+            renewals.shutdownNow();
             passes.shutdown();
             try {
                 passes.awaitTermination(2, TimeUnit.MINUTES);
@@ -132,6 +140,14 @@ public final class InstanceManagerMain {
             stopped.countDown();
         }, "shutdown"));
         passes.scheduleWithFixedDelay(loop::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+        // The lease is renewed apart from the passes, whose steps may take seconds (docs/instance-manager.md#fencing-the-primary-lease).
+        renewals.scheduleWithFixedDelay(() -> {
+            try {
+                leases.renewFromOwnReads(observer::observeOwn);
+            } catch (RuntimeException e) {
+                LOG.debug("lease not renewed this time: {}", e.getMessage());
+            }
+        }, settings.interval().toMillis(), settings.interval().toMillis(), TimeUnit.MILLISECONDS);
         stopped.await();
     }
 }

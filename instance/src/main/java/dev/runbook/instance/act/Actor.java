@@ -70,6 +70,10 @@ public final class Actor {
             }
             case START_STANDBY -> {
                 LOG.info("start as standby: {}", decision.why());
+                if (decision.upstream().isEmpty()) {
+                    start(false);    // set to follow nobody yet: it starts as a standby of its own WAL
+                    return;
+                }
                 Address address = addresses.of(decision.upstream());
                 try {
                     checkSameSystem(decision.upstream(), address);

@@ -152,7 +152,10 @@ public final class Decider {
             return Decision.waiting("named the target primary, but I have no data to promote", false, "");
         }
         if (!local.running()) {
-            return Decision.of(Step.START_STANDBY, local.upstream(), "named the target primary; starting as a standby first");
+            // Stopped after it promoted itself (its standby.signal gone): it is the new primary already, and starts as one.
+            return local.standbySignal()
+                    ? Decision.of(Step.START_STANDBY, local.upstream(), "named the target primary; starting as a standby first")
+                    : Decision.of(Step.START_PRIMARY, "", "named the target primary, promoted already; starting as the primary");
         }
         if (!local.inRecovery()) {
             return Decision.waiting("promoted; waiting for the runbook to record me as the primary", true, "primary");

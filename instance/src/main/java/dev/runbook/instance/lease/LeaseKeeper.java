@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +40,32 @@ public final class LeaseKeeper {
     /** How long the lease has left, in milliseconds; negative when none is held. */
     public long leftMillis() {
         return lease.deadline().isPresent() ? (lease.deadline().getAsLong() - uptime.centiseconds()) * 10 : -1;
+    }
+
+    /**
+     * Right after the reads, before the pass looks at its server (which may take seconds when the
+     * server is slow): a lease already held is renewed from {@code confirmedAt} at once, so that the
+     * margin it needs covers the reads alone. Taking a lease and letting one lapse wait for {@link #keep}.
+     */
+    public void renewHeld(Observation seen, long confirmedAt) {
+        if (seen.entitled(self)) {
+            lease.renewIfHeld(confirmedAt, seen.leaseToHold());
+        }
+    }
+
+    /**
+     * From a thread of its own, every interval: while a lease is held, read again what entitles this
+     * instance ({@code ownReads}: its pod and its cluster) and renew from the moment the reads were sent.
+     * A pass can spend seconds on a step (a checkpoint after a promotion, a reload, a slow server); the
+     * lease must not run out meanwhile, or the watchdog would kill a primary that is in good standing.
+     * It renews only a lease the pass took, and only from reads of its own.
+     */
+    public void renewFromOwnReads(Supplier<Observation> ownReads) {
+        if (lease.deadline().isEmpty()) {
+            return;
+        }
+        long confirmedAt = uptime.centiseconds();
+        renewHeld(ownReads.get(), confirmedAt);
     }
 
     /** When this pass's reads are sent: a lease they confirm counts from here. */

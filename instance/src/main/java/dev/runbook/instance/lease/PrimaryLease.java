@@ -34,7 +34,7 @@ public final class PrimaryLease {
     }
 
     /** Confirmed at {@code confirmedAt} (centiseconds of uptime): writes may go on for {@code duration} from then. */
-    public void renew(long confirmedAt, Duration duration) {
+    public synchronized void renew(long confirmedAt, Duration duration) {
         long deadline = confirmedAt + duration.toMillis() / 10;
         Path tmp = file.resolveSibling(FILE + ".tmp");
         try {
@@ -45,8 +45,15 @@ public final class PrimaryLease {
         }
     }
 
+    /** As {@link #renew}, only when a lease is held: the renewing thread never takes one the pass dropped. */
+    public synchronized void renewIfHeld(long confirmedAt, Duration duration) {
+        if (Files.exists(file)) {
+            renew(confirmedAt, duration);
+        }
+    }
+
     /** No server of this instance may take writes: nothing for the watchdog to enforce. */
-    public void release() {
+    public synchronized void release() {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {

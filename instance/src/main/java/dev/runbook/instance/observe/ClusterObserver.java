@@ -26,7 +26,15 @@ public final class ClusterObserver {
         this.clusterName = clusterName;
     }
 
+    /** The whole observation: its own pod, its cluster, and the current primary's pod when that is another instance. */
     public Observation observe() {
+        Observation own = observeOwn();
+        String current = own.currentPrimary();
+        return current.isEmpty() || current.equals(podName) ? own : own.withCurrentPrimaryPod(peer(current));
+    }
+
+    /** Its own pod and its cluster only (two GETs): what entitles it to write, for the lease's own renewals. */
+    public Observation observeOwn() {
         Pod own = client.pods().inNamespace(namespace).withName(podName).get();
         GenericKubernetesResource cluster = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
                 .inNamespace(namespace).withName(clusterName).get();
@@ -37,7 +45,6 @@ public final class ClusterObserver {
         Object failover = spec.get("failover");
         Duration lease = DurationText.parse(failover instanceof Map<?, ?> f ? text(f.get("leaseDuration")) : "").orElse(Observation.DEFAULT_LEASE);
         String current = text(status.get("currentPrimary"));
-        PeerPod currentPod = current.isEmpty() || current.equals(podName) ? null : peer(current);
         return new Observation(
                 own != null,
                 own == null ? "" : labels(own).getOrDefault(Observation.ROLE_LABEL, ""),
@@ -47,7 +54,7 @@ public final class ClusterObserver {
                 text(status.get("promotionReason")),
                 text(status.get("primaryLsn")),
                 synchronous,
-                currentPod,
+                null,
                 lease,
                 own == null ? null : leaseOf(annotations(own)),
                 instances(spec.get("instances")));

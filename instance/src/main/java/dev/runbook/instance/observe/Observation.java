@@ -49,6 +49,12 @@ public record Observation(
                 leaseDuration, reportedLease, List.of());
     }
 
+    /** The same observation with the current primary's pod read too. */
+    public Observation withCurrentPrimaryPod(PeerPod pod) {
+        return new Observation(podFound, roleLabel, clusterFound, currentPrimary, targetPrimary, promotionReason, primaryLsn, synchronous, pod,
+                leaseDuration, reportedLease, instances);
+    }
+
     /**
      * This instance may take writes: the cluster records it as the one to be primary
      * ({@code status.targetPrimary}) and its pod is not labelled fenced. Only then is its lease renewed.

@@ -22,6 +22,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class ReplicationRole {
     public static final String USER = "streaming_replica";
+    /** The slots the primary keeps for the other instances; a LIKE pattern's start, its underscore escaped. */
+    static final String SLOT_PREFIX = "runbook\\_";
 
     private ReplicationRole() {}
 

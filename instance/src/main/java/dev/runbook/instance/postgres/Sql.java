@@ -27,7 +27,7 @@ public final class Sql {
      * A pass asks its own server with this limit: a server that takes longer to say whether it is in
      * recovery is hung, and the pass goes on to say so (the probe turns not ready) rather than waiting.
      */
-    private static final int INSPECT_TIMEOUT_SECONDS = 3;
+    private static final int INSPECT_TIMEOUT_SECONDS = 5;
 
     private final Settings settings;
 
@@ -65,12 +65,16 @@ public final class Sql {
         }
     }
 
-    /** The primary's physical replication slots and how much WAL each holds back, in bytes (0 for one that holds none yet). */
+    /**
+     * The primary's physical replication slots that the instance manager keeps (named {@code runbook_...};
+     * a tool's own, such as pg_basebackup's temporary one, are not its business), and how much WAL each
+     * holds back, in bytes (0 for one that holds none yet).
+     */
     public Map<String, Long> slots() throws SQLException {
         Map<String, Long> slots = new TreeMap<>();
         try (Connection c = connect(new Address("127.0.0.1", settings.port()), INSPECT_TIMEOUT_SECONDS); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("select slot_name, coalesce(pg_current_wal_lsn() - restart_lsn, 0)::bigint"
-                     + " from pg_replication_slots where slot_type = 'physical'")) {
+                     + " from pg_replication_slots where slot_type = 'physical' and slot_name like '" + ReplicationRole.SLOT_PREFIX + "%'")) {
             while (r.next()) {
                 slots.put(r.getString(1), r.getLong(2));
             }
@@ -82,7 +86,8 @@ public final class Sql {
     public void syncSlots(Set<String> wanted) throws SQLException {
         try (Connection c = connect(new Address("127.0.0.1", settings.port())); Statement s = c.createStatement()) {
             Set<String> present = new TreeSet<>();
-            try (ResultSet r = s.executeQuery("select slot_name from pg_replication_slots where slot_type = 'physical' and not active")) {
+            try (ResultSet r = s.executeQuery("select slot_name from pg_replication_slots where slot_type = 'physical' and not active"
+                    + " and slot_name like '" + ReplicationRole.SLOT_PREFIX + "%'")) {
                 while (r.next()) {
                     present.add(r.getString(1));
                 }

@@ -273,6 +273,14 @@ class DeciderTest {
     }
 
     @Test
+    void aTargetStoppedAfterItPromotedItselfStartsAsThePrimary() {
+        // Its standby.signal is gone: it is the new primary already, and it has no upstream to start as a standby of.
+        LocalState promotedThenStopped = new LocalState(DataState.VALID, false, false, false, "", "0/4000000", "", false, null);
+        Decision d = decide(seen("replica", "pg-0", "pg-1", "failover", "", pg0("fenced", "fenced", "0/3000000", false)), promotedThenStopped);
+        assertThat(d.step()).isEqualTo(Step.START_PRIMARY);
+    }
+
+    @Test
     void thePrimarySetsUpTheReplicationRoleWhenItsMarkIsNotThisClusters() {
         LocalState unmarked = new LocalState(DataState.VALID, true, true, false, "", "0/3000100", "", false, null, "runbook replication other", java.util.Map.of());
         Decision d = decide(seen("primary", "pg-1", "pg-1", "", "0/3000000", null), unmarked);

@@ -79,6 +79,8 @@ class PgDrillsE2E {
         drill("bootstrap of 3 instances, replication verified in pg_stat_replication", this::bootstrap);
         drill("only the operator and the backup Jobs may call an instance's /status and /backup",
                 () -> new EndpointAuthDrill(namespace, kubectl, kubelet).check(current()));
+        drill("spec.bootstrap cannot change once the cluster has had a primary (the CRD's transition rule)",
+                () -> new BootstrapImmutableDrill(namespace, kubectl, reads).check());
         drill("failover after kill -9 of the primary's server and instance manager", this::failoverAfterKill);
         drill("the former primary rejoins through pg_rewind", this::formerPrimaryRejoins);
         drill("failover after the primary's pod is stuck terminating (node lost)", this::failoverAfterNodeLoss);

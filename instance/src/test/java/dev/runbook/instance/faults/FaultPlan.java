@@ -35,7 +35,7 @@ record FaultPlan(long seed, Kind kind, boolean synchronous, boolean heavyWrites,
         Kind kind = Kind.values()[(int) Math.floorMod(seed, (long) Kind.values().length)];
         SplittableRandom random = new SplittableRandom(seed);    // well mixed: consecutive seeds draw unrelated runs
         boolean synchronous = random.nextBoolean();
-        long pause = failoverDelayMs + between(random, 1000, 4000);
+        long pause = failoverDelayMs + between(random, 1000, 8000);    // up to past the lease: promotions after it ran out too
         List<Timed> timed = new ArrayList<>();
         switch (kind) {
             case PAUSE_PRIMARY_SERVER -> timed.add(new Timed(Disruption.pausePrimaryServer(), 0, pause));
@@ -68,8 +68,8 @@ record FaultPlan(long seed, Kind kind, boolean synchronous, boolean heavyWrites,
     /** The faults a double fault combines, each with the length it has alone. */
     private static List<Function<SplittableRandom, Timed>> singles(long failoverDelayMs) {
         return List.of(
-                r -> new Timed(Disruption.pausePrimaryServer(), 0, failoverDelayMs + between(r, 1000, 4000)),
-                r -> new Timed(Disruption.pausePrimaryManager(), 0, failoverDelayMs + between(r, 1000, 4000)),
+                r -> new Timed(Disruption.pausePrimaryServer(), 0, failoverDelayMs + between(r, 1000, 8000)),
+                r -> new Timed(Disruption.pausePrimaryManager(), 0, failoverDelayMs + between(r, 1000, 8000)),
                 r -> new Timed(Disruption.killPrimary(), 0, failoverDelayMs + between(r, 6000, 10000)),
                 r -> new Timed(Disruption.killReplica(r.nextInt(8)), 0, between(r, 2000, 6000)),
                 r -> new Timed(Disruption.killOperator(), 0, between(r, 1000, 3000)),

@@ -84,6 +84,46 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aHeldLeaseIsRenewedRightAfterTheReadsAndNoneIsTakenThere() {
+        // The pass may then wait seconds on a slow server: the lease must not run out meanwhile.
+        PrimaryLease lease = new PrimaryLease(dir, uptime::get);
+        LeaseKeeper keeper = keeper(lease);
+        Observation entitled = seen("primary", "pg-1", "pg-1", Duration.ofSeconds(5), null);
+        keeper.renewHeld(entitled, uptime.get());
+        assertThat(lease.deadline()).as("no lease yet: taking one waits for the step").isEmpty();
+        keeper.keep(entitled, PRIMARY, Step.WAIT, uptime.get());
+        uptime.addAndGet(300);
+        keeper.renewHeld(entitled, uptime.get());
+        assertThat(lease.deadline()).hasValue(uptime.get() + 500);
+        long held = lease.deadline().getAsLong();
+        uptime.addAndGet(100);
+        keeper.renewHeld(seen("primary", "pg-1", "pg-2", Duration.ofSeconds(5), null), uptime.get());
+        assertThat(lease.deadline()).as("not entitled: not renewed").hasValue(held);
+    }
+
+    @Test
+    void itsOwnThreadReadsAndRenewsOnlyWhileALeaseIsHeld() {
+        PrimaryLease lease = new PrimaryLease(dir, uptime::get);
+        LeaseKeeper keeper = keeper(lease);
+        Observation entitled = seen("primary", "pg-1", "pg-1", Duration.ofSeconds(5), null);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        keeper.renewFromOwnReads(() -> {
+            reads.incrementAndGet();
+            return entitled;
+        });
+        assertThat(reads).as("no lease: no reads, none taken").hasValue(0);
+        assertThat(lease.deadline()).isEmpty();
+        keeper.keep(entitled, PRIMARY, Step.WAIT, uptime.get());
+        uptime.addAndGet(400);    // a pass busy with a slow step
+        keeper.renewFromOwnReads(() -> {
+            reads.incrementAndGet();
+            return entitled;
+        });
+        assertThat(reads).hasValue(1);
+        assertThat(lease.deadline()).hasValue(uptime.get() + 500);
+    }
+
+    @Test
     void aFencedPodIsNeverEntitledWhateverTheStatusSays() {
         PrimaryLease lease = new PrimaryLease(dir, uptime::get);
         keeper(lease).keep(seen("fenced", "pg-1", "pg-1", Duration.ofSeconds(5), null), PRIMARY, Step.WAIT, uptime.get());
