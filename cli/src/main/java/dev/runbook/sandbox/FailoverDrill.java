@@ -114,7 +114,8 @@ public final class FailoverDrill {
                         && "primary".equals(seen.roles().get(best)));
         Duration failover = Duration.between(failoverStarted, clock.instant());
 
-        timeline.note(primary + " is ready again (rewound, it follows " + best + ")");
+        timeline.note(primary + " is ready again (rewound, it follows " + best + ", and reports " + REPORTED_ROLE + ": replica)");
+        sandbox.annotatePod(primary, REPORTED_ROLE, "replica");
         sandbox.worldChange(() -> sandbox.simulated().podReady(sandbox.pod(primary), clock.instant()));
         Timeline.Seen again = sandbox.awaitCluster("the cluster to be Healthy again with " + best + " as the primary",
                 seen -> converged(seen) && best.equals(ObjectPath.read(seen.primary(), "status.currentPrimary"))

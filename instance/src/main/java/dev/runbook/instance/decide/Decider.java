@@ -215,6 +215,14 @@ public final class Decider {
         if (local.streamingFrom(addresses.of(primary))) {
             return Decision.waiting("following " + primary, true, "replica");
         }
+        PeerPod current = seen.currentPrimaryPod();
+        boolean primaryDown = current == null || !current.exists() || current.terminating() || !current.ready();
+        if (local.running() && local.inRecovery() && primary.equals(local.upstream()) && primaryDown
+                && addresses.of(primary).toString().equals(local.lastStreamedFrom())) {
+            // Its receiver stopped with the primary: it followed that very primary, timeline and all, until then,
+            // and is what a failover may promote. One that never streamed from it is not (it may lack its timeline).
+            return Decision.waiting("following " + primary + ", which does not serve now; streamed from it until it stopped", true, "replica");
+        }
         if (local.running() && local.inRecovery() && primary.equals(local.upstream())) {
             return Decision.waiting("set to follow " + primary + ", not streaming from it yet (WAL receiver: "
                     + (local.receiver() == null ? "none" : local.receiver().status()) + ")", false, "");

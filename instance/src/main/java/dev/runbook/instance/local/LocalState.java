@@ -20,9 +20,12 @@ import java.util.Map;
  * @param receiver      the WAL receiver of a running standby, null when it has none
  * @param replicationMark the comment on the role streaming_replica ("" when none), see postgres.ReplicationRole
  * @param slots         a primary's physical replication slots, with the WAL each holds back in bytes
+ * @param lastStreamedFrom the server this standby's WAL receiver last streamed from ({@code host:port}), kept in
+ *                      the run directory across restarts; "" when it never did
  */
 public record LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn,
-                         String standbyNames, boolean standbySignal, WalReceiver receiver, String replicationMark, Map<String, Long> slots) {
+                         String standbyNames, boolean standbySignal, WalReceiver receiver, String replicationMark, Map<String, Long> slots,
+                         String lastStreamedFrom) {
 
     /** The state without the WAL receiver and the signal file: a stopped or unanswering server, or one of the tests' shorthands. */
     public LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn, String standbyNames) {
@@ -32,7 +35,13 @@ public record LocalState(DataState data, boolean running, boolean answering, boo
     /** The state without what only a running primary says (its replication role's mark, its slots). */
     public LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn, String standbyNames,
                       boolean standbySignal, WalReceiver receiver) {
-        this(data, running, answering, inRecovery, upstream, lsn, standbyNames, standbySignal, receiver, "", Map.of());
+        this(data, running, answering, inRecovery, upstream, lsn, standbyNames, standbySignal, receiver, "", Map.of(), "");
+    }
+
+    /** The state with what a running primary says, and no record of whom it streamed from. */
+    public LocalState(DataState data, boolean running, boolean answering, boolean inRecovery, String upstream, String lsn, String standbyNames,
+                      boolean standbySignal, WalReceiver receiver, String replicationMark, Map<String, Long> slots) {
+        this(data, running, answering, inRecovery, upstream, lsn, standbyNames, standbySignal, receiver, replicationMark, slots, "");
     }
 
     /** It runs as a standby and its WAL receiver streams from {@code server}. */

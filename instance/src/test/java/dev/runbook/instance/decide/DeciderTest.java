@@ -273,6 +273,23 @@ class DeciderTest {
     }
 
     @Test
+    void aReplicaThatStreamedFromThePrimaryUntilItStoppedStaysACandidate() {
+        // The primary is killed: every receiver stops with it. A replica that streamed from that very primary holds its timeline.
+        LocalState lostItsPrimary = new LocalState(DataState.VALID, true, true, true, "pg-0", "0/3000100", "", true, null, "", java.util.Map.of(),
+                ADDRESSES.of("pg-0").toString());
+        Decision d = decide(seen("replica", "pg-0", "pg-0", "", "", pg0("primary", "primary", "0/3000100", false)), lostItsPrimary);
+        assertThat(d.ready()).isTrue();
+        assertThat(d.reportedRole()).isEqualTo("replica");
+        assertThat(decide(seen("replica", "pg-0", "pg-0", "", "", pg0("primary", "primary", "0/3000100", true)), lostItsPrimary).ready())
+                .as("while the primary serves, a replica that does not stream from it is not ready").isFalse();
+        LocalState neverStreamedFromIt = new LocalState(DataState.VALID, true, true, true, "pg-0", "0/3000100", "", true, null, "", java.util.Map.of(),
+                ADDRESSES.of("pg-2").toString());
+        assertThat(decide(seen("replica", "pg-0", "pg-0", "", "", pg0("primary", "primary", "0/3000100", false)), neverStreamedFromIt).ready())
+                .as("set to follow the new primary but never streamed from it: it may lack its timeline, so two promotions could choose one")
+                .isFalse();
+    }
+
+    @Test
     void aTargetStoppedAfterItPromotedItselfStartsAsThePrimary() {
         // Its standby.signal is gone: it is the new primary already, and it has no upstream to start as a standby of.
         LocalState promotedThenStopped = new LocalState(DataState.VALID, false, false, false, "", "0/4000000", "", false, null);

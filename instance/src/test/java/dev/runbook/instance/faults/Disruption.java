@@ -93,6 +93,44 @@ abstract class Disruption {
         return killInstance("kill-primary", FaultWorld::currentPrimary);
     }
 
+    /**
+     * kill -9 of the primary's container, as a node that does not come back soon: it is started again
+     * only once another instance is the primary (at most {@link #REPLACED}); the run checks that one was.
+     */
+    static Disruption killPrimaryUntilReplaced() {
+        Disruption kill = killPrimary();
+        return new Disruption() {
+            private String killed = "";
+
+            String name() {
+                return "kill-primary-until-replaced";
+            }
+
+            String start(FaultWorld world) {
+                killed = world.currentPrimary();
+                return kill.start(world);
+            }
+
+            @Override
+            String beforeHeal(FaultWorld world) {
+                try {
+                    org.awaitility.Awaitility.await("a failover replaces the dead " + killed).atMost(REPLACED).pollInterval(java.time.Duration.ofMillis(500))
+                            .until(() -> !killed.equals(world.currentPrimary()) && !world.currentPrimary().isEmpty());
+                    return "";
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    return killed + " stayed dead " + REPLACED.toSeconds() + " s and no other instance was promoted";
+                }
+            }
+
+            void end(FaultWorld world) {
+                kill.end(world);
+            }
+        };
+    }
+
+    /** How long a dead primary may wait for the failover that replaces it. */
+    static final java.time.Duration REPLACED = java.time.Duration.ofSeconds(120);
+
     /** kill -9 of a replica's container, started again when healed; {@code pick} chooses among the replicas. */
     static Disruption killReplica(int pick) {
         return killInstance("kill-replica", world -> {

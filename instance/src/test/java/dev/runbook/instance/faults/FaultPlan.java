@@ -41,7 +41,7 @@ record FaultPlan(long seed, Kind kind, boolean synchronous, boolean heavyWrites,
             case PAUSE_PRIMARY_SERVER -> timed.add(new Timed(Disruption.pausePrimaryServer(), 0, pause));
             case PAUSE_PRIMARY_MANAGER -> timed.add(new Timed(Disruption.pausePrimaryManager(), 0, pause));
             case KILL_OPERATOR_DURING_FAILOVER -> {
-                timed.add(new Timed(Disruption.killPrimary(), 0, failoverDelayMs + between(random, 6000, 10000)));
+                timed.add(new Timed(Disruption.killPrimaryUntilReplaced(), 0, failoverDelayMs + between(random, 6000, 10000)));
                 timed.add(new Timed(Disruption.killOperator(), Math.max(0, failoverDelayMs + between(random, -1000, 3000)), between(random, 1000, 3000)));
             }
             case KILL_OPERATOR_DURING_SWITCHOVER -> {

@@ -122,7 +122,7 @@ final class FaultRun {
 
     /** Starts and heals each disruption at its moment; returns what each start did. */
     private List<String> inject(FaultPlan plan, List<String> expected) {
-        ScheduledExecutorService clock = Executors.newScheduledThreadPool(2, r -> {
+        ScheduledExecutorService clock = Executors.newScheduledThreadPool(4, r -> {
             Thread t = new Thread(r, "fault-clock");
             t.setDaemon(true);
             return t;
@@ -140,7 +140,8 @@ final class FaultRun {
             }), t.endMs(), TimeUnit.MILLISECONDS);
         }
         try {
-            await("the faults of seed " + plan.seed() + " are started and healed").atMost(Duration.ofMillis(plan.lastEndMs() + 60_000))
+            await("the faults of seed " + plan.seed() + " are started and healed")
+                    .atMost(Duration.ofMillis(plan.lastEndMs()).plus(Disruption.REPLACED).plus(Duration.ofSeconds(60)))
                     .pollInterval(Duration.ofMillis(100)).until(() -> done.getCount() == 0);
         } finally {
             clock.shutdownNow();
