@@ -399,7 +399,7 @@ class PgDrillsE2E {
                 pgBin, kubeconfig, Integer.getInteger("runbook.pg.port", 25400));
         kubelet.start();
         kubectl.apply("apiVersion: postgres.runbook.dev/v1alpha1\nkind: PostgresCluster\nmetadata: {name: pg, namespace: " + namespace + "}\n"
-                + "spec:\n  instances: 3\n  image: postgres:15\n  storage: {size: 1Gi}\n  failoverDelay: 5s\n  failover: {leaseDuration: 5s}\n"
+                + "spec:\n  instances: 3\n  image: postgres:15\n  storage: {size: 1Gi}\n  failoverDelay: 5s\n"
                 + "  credentials: {secretName: pg-credentials}\n" + backupSpec);
         if (store != null) {
             backups = new BackupDrills(namespace, kubectl, client, kubelet, () -> load, store, password, restoredPassword);

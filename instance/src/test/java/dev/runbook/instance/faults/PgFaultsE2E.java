@@ -126,7 +126,7 @@ class PgFaultsE2E {
         kubelet.start();
         kubectl.apply("apiVersion: postgres.runbook.dev/v1alpha1\nkind: PostgresCluster\nmetadata: {name: pg, namespace: " + namespace + "}\n"
                 + "spec:\n  instances: " + INSTANCES + "\n  image: postgres:15\n  storage: {size: 1Gi}\n  failoverDelay: " + failoverDelay + "\n"
-                + "  failover: {leaseDuration: " + System.getProperty("runbook.faults.leaseDuration", "5s") + "}\n"
+                + "  failover: {leaseDuration: " + System.getProperty("runbook.faults.leaseDuration", "10s") + "}\n"
                 + "  credentials: {secretName: pg-credentials}\n");
         await("the cluster is Healthy with a primary and two streaming replicas").atMost(FIRST_CONVERGE).pollInterval(Duration.ofSeconds(1))
                 .until(() -> Convergence.unmet(world, INSTANCES).isEmpty());
