@@ -3,6 +3,7 @@ package dev.runbook.engine.compile;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.containment.CodeContainment;
+import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
@@ -117,7 +118,9 @@ public final class CompiledBundleCache {
             prune();
             return true;
         } catch (IOException | RuntimeException e) {
-            LOG.debug("could not store {} in the cache: {}", compiled, e.toString());
+            // Only slower, never wrong: but every command compiles it again, so say so.
+            LOG.warn("could not store bundle {} in the compiled-bundle cache {}: {}; each command compiles it again "
+                    + "(RUNBOOK_BUNDLE_CACHE names another directory, or off; docs/cli.md)", compiled, directory, e.toString());
             return false;
         }
     }
@@ -165,6 +168,8 @@ public final class CompiledBundleCache {
         MessageDigest digest = sha256();
         update(digest, FORMAT);
         update(digest, engineBuild());
+        // A test may compile with the first-line checks off: what that stores is never read with them on.
+        update(digest, FirstLine.enabled() ? "checked" : "unchecked");
         source.files().forEach((path, text) -> {
             update(digest, path);
             update(digest, text);
@@ -176,7 +181,7 @@ public final class CompiledBundleCache {
      * This engine build: where its classes come from, with size and time, so that a rebuilt jar (a new
      * version, or a development build of the same version) never reads what another build stored.
      */
-    static String engineBuild() {
+    public static String engineBuild() {
         try {
             Path code = Path.of(BundleCompiler.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path identity = Files.isDirectory(code)
@@ -190,7 +195,9 @@ public final class CompiledBundleCache {
 
     private void write(Path file, CompiledBundle compiled) throws IOException {
         InternalKnowledgeBase kieBase = (InternalKnowledgeBase) compiled.kieBase();
-        Map<String, byte[]> classes = new HashMap<>(((StoreClassLoader) kieBase.getRootClassLoader()).getStore());
+        // A bundle that declares no type has generated no class into the store (it is null then): nothing to carry.
+        Map<String, byte[]> generated = ((StoreClassLoader) kieBase.getRootClassLoader()).getStore();
+        Map<String, byte[]> classes = generated == null ? new HashMap<>() : new HashMap<>(generated);
         Files.createDirectories(directory);
         Path temporary = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
         try {

@@ -20,9 +20,11 @@ import java.util.Set;
  *                           {@code limits} section; the defaults where it does not): {@link #containment()}
  *                           applies the administrator's overrides
  * @param source             where the policy came from, for messages: a file, or "the default policy"
+ * @param scenarios          whether plans are checked for scenarios ({@link #forScenarios()}), whose primary's
+ *                           namespace stands for one the policy grants
  */
 public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
-                     ContainmentLimits limits, String source) {
+                     ContainmentLimits limits, String source, boolean scenarios) {
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
 
     /** The policy when none is given: {@link BundlePolicy#DEFAULT} for every bundle. */
@@ -32,6 +34,25 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy {
         bundles = Map.copyOf(bundles);
         reservedNamespaces = Set.copyOf(reservedNamespaces);
+    }
+
+    /** The policy as the operator applies it to the cluster's primaries. */
+    public Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
+                  ContainmentLimits limits, String source) {
+        this(defaults, bundles, reservedNamespaces, limits, source, false);
+    }
+
+    /**
+     * The same policy as a bundle's scenarios are checked against (vetting, {@code runbook test}). A
+     * scenario's objects are fixtures: their namespace was chosen by the bundle's author, not by the
+     * administrator, and the operator only ever sees a primary in a namespace it watches. So the
+     * namespace of a scenario's primary stands for one the policy grants the bundle: an action there
+     * passes when the policy grants the bundle any namespace that is not reserved. An action in another
+     * namespace, and every kind and cluster-scoped check, is checked exactly as in production
+     * (docs/security.md, "Vetting").
+     */
+    public Policy forScenarios() {
+        return scenarios ? this : new Policy(defaults, bundles, reservedNamespaces, limits, source, true);
     }
 
     /**
@@ -50,7 +71,7 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy reserving(String namespace) {
         Set<String> reserved = new LinkedHashSet<>(reservedNamespaces);
         reserved.add(namespace);
-        return new Policy(defaults, bundles, reserved, limits, source);
+        return new Policy(defaults, bundles, reserved, limits, source, scenarios);
     }
 
     /**

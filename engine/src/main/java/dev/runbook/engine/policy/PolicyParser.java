@@ -56,8 +56,19 @@ public final class PolicyParser {
         return parse(file.toString(), TextFiles.read(file, file.toString(), MAX_BYTES, "a policy file"));
     }
 
+    /** The policy in {@code text}: the policy file itself, or the ConfigMap manifest that holds it ({@link PolicyManifest}). */
     public static Policy parse(String file, String text) {
         YamlMap root = YamlMap.root(file, YamlFile.document(file, text));
+        if (!PolicyManifest.isManifest(root)) return policy(file, root);
+        PolicyManifest.Embedded embedded = PolicyManifest.embedded(file, root, text);
+        try {
+            return policy(file, YamlMap.root(file, YamlFile.document(file, embedded.text())));
+        } catch (InvalidInputException e) {
+            throw PolicyManifest.placed(file, embedded, e);
+        }
+    }
+
+    private static Policy policy(String file, YamlMap root) {
         root.allowOnly("defaults", "bundles", "limits");
         YamlMap defaultsMap = root.map("defaults");
         BundlePolicy defaults = defaultsMap == null ? BundlePolicy.DEFAULT : section(defaultsMap, BundlePolicy.DEFAULT);

@@ -53,6 +53,20 @@ class BundleCompilerTest {
         assertThat(problem.toString()).startsWith("rules/failover.drl:8:");
     }
 
+    /**
+     * One missing parenthesis in a new file once made Drools drop the package's declared types, so rules in
+     * other files failed too (377 lines, the cause on line 223). The files are parsed before anything is
+     * built, so a parse error is the whole report: nothing is built on a tree that did not parse.
+     */
+    @Test
+    void aParseErrorIsReportedAloneWithoutItsKnockOnErrors() {
+        var error = org.assertj.core.api.Assertions.catchThrowableOfType(InvalidInputException.class,
+                () -> BundleCompiler.compile(BundleLoader.load(TestBundles.directory("broken-with-knock-ons"))));
+
+        assertThat(error.getProblems()).extracting(Problem::toString).satisfiesExactly(
+                only -> assertThat(only).startsWith("rules/new.drl:11:").contains("mismatched input 'then'"));
+    }
+
     @Test
     void anUnknownFieldNamesTheLineAndPointsAtTheField() {
         Problem problem = onlyProblemOf("broken-type");

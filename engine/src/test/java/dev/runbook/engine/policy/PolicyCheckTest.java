@@ -126,6 +126,27 @@ class PolicyCheckTest {
     }
 
     @Test
+    void aRoleBindingBindsOnlyARoleToServiceAccountsOfItsNamespaceEvenWhereThePolicyGrantsTheKind() {
+        Policy grantsBindings = policy("""
+                defaults:
+                  kinds: [Store, RoleBinding.rbac.authorization.k8s.io]
+                """);
+        assertThat(decide("reaching", "bind-own", grantsBindings).problems()).isEmpty();
+        for (String reach : List.of("bind-everyone", "bind-elsewhere", "bind-cluster-role")) {
+            Decision refused = decide("reaching", reach, grantsBindings);
+            assertThat(refusals(refused)).as(reach).containsExactly(PlanProblem.Kind.FOREIGN_BINDING);
+            assertThat(refused.problems().get(0).message()).as(reach).contains("apply RoleBinding demo/store is refused",
+                    "ServiceAccounts of that namespace only");
+        }
+        assertThat(decide("reaching", "bind-everyone", grantsBindings).problems().get(0).message())
+                .contains("it grants to the Group system:authenticated, not a ServiceAccount");
+        assertThat(decide("reaching", "bind-elsewhere", grantsBindings).problems().get(0).message())
+                .contains("the ServiceAccount kube-system/store of another namespace than demo");
+        assertThat(decide("reaching", "bind-cluster-role", grantsBindings).problems().get(0).message())
+                .contains("it binds the ClusterRole edit, not a Role");
+    }
+
+    @Test
     void thePrimarysNamespaceIsNotGrantedWhenItIsReserved() {
         Primary inOperatorNamespace = new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
                 "metadata", Map.of("name", "main", "namespace", "runbook-system", "uid", "u-1"),
@@ -134,5 +155,36 @@ class PolicyCheckTest {
                 new Observation(inOperatorNamespace, List.of(), NOW), Policy.DEFAULT.reserving("runbook-system"));
         assertThat(refusals(decision)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
         assertThat(decision.problems().get(0).message()).contains("namespace runbook-system is reserved");
+    }
+
+    /**
+     * A scenario's primary (here in demo) stands for a primary in a namespace the policy grants (here
+     * databases): its own namespace passes; another namespace, a kind and a cluster-scoped object are
+     * checked as in production; a policy that grants the bundle no namespace at all refuses even that.
+     */
+    @Test
+    void forScenariosThePrimarysNamespaceStandsForOneThePolicyGrants() {
+        Policy databases = policy("""
+                bundles:
+                  reaching: {namespaces: [databases]}
+                  reaching-anywhere: {namespaces: [databases]}
+                """);
+        assertThat(refusals(decide("reaching", "no-namespace", databases))).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+
+        Policy forScenarios = databases.forScenarios();
+        assertThat(decide("reaching", "no-namespace", forScenarios).problems()).isEmpty();
+        Decision neighbour = decide("reaching-anywhere", "neighbour", forScenarios);
+        assertThat(refusals(neighbour)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(neighbour.problems().get(0).message()).contains("namespace neighbour is outside what policy.yaml grants");
+        assertThat(refusals(decide("reaching-anywhere", "kube-system", forScenarios))).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(refusals(decide("reaching", "secret", forScenarios))).containsExactly(PlanProblem.Kind.PROTECTED_KIND);
+        assertThat(refusals(decide("reaching-anywhere", "cluster-admin", forScenarios))).containsExactly(PlanProblem.Kind.CLUSTER_SCOPED);
+
+        Decision nowhere = decide("reaching", "no-namespace", policy("""
+                defaults: {namespaces: []}
+                """).forScenarios());
+        assertThat(refusals(nowhere)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(nowhere.problems().get(0).message()).contains("(namespaces [])",
+                "a scenario's primary stands for a namespace the policy grants, and it grants none");
     }
 }

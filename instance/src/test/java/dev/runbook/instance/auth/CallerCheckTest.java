@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** An endpoint behind the check on a real HTTP server: who gets through, and what the others are told. */
 class CallerCheckTest {
     private static final String OPERATOR = "system:serviceaccount:runbook-system:runbook-operator";
-    private static final String BACKUP_JOB = "system:serviceaccount:demo:postgres-instance";
+    private static final String BACKUP_JOB = "system:serviceaccount:demo:pg-instance";
     private static final Instant NOW = Instant.now();
 
     private final TestTokens cluster = new TestTokens(NOW);

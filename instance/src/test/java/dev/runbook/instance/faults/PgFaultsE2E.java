@@ -106,7 +106,6 @@ class PgFaultsE2E {
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
         kubectl.run("apply", "-f", repo.resolve("runbooks/postgres-cluster/crds").toString());
         kubectl.run("create", "namespace", namespace);
-        kubectl.run("-n", namespace, "apply", "-f", repo.resolve("deploy/postgres/instance-rbac.yaml").toString());
         StringBuilder volumes = new StringBuilder();
         for (int i = 0; i < INSTANCES; i++) {
             volumes.append("---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: ").append(namespace).append("-pv-").append(i)

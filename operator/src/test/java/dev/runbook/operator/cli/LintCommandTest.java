@@ -22,6 +22,27 @@ class LintCommandTest {
         assertThat(result.err()).doesNotContain("is not in the schema");
     }
 
+    /** One missing parenthesis in a new file of the shipped bundle: one line, the cause (it was 377, the cause on line 223). */
+    @Test
+    void aParseErrorInANewFileIsPrintedAloneWithoutItsKnockOns(@TempDir Path work) throws IOException {
+        Path bundle = work.resolve("postgres-cluster");
+        Path shipped = ProjectFiles.of("runbooks/postgres-cluster");
+        try (var files = Files.walk(shipped)) {
+            for (Path file : files.toList()) {
+                Path to = bundle.resolve(shipped.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(to); else Files.copy(file, to);
+            }
+        }
+        Path broken = ProjectFiles.of("engine/src/test/resources/bundles/broken-with-knock-ons/rules/new.drl");
+        Files.writeString(bundle.resolve("rules/new.drl"), Files.readString(broken).replace("package knockons", "package postgres"));
+
+        CommandResult result = CommandResult.run("lint", bundle.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err().lines().toList()).satisfiesExactly(
+                only -> assertThat(only).startsWith("rules/new.drl:11:1: mismatched input 'then'"));
+    }
+
     @Test
     void withAPolicyItShowsWhatThePolicyGrantsTheBundleAndTheLimitsItsRulesRunUnder() {
         String policy = ProjectFiles.of("operator/src/test/resources/policy/limits.yaml").toString();
@@ -30,7 +51,8 @@ class LintCommandTest {
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains(
                 "policy " + policy + " for bundle postgres-cluster: namespaces [databases]; kinds [ConfigMap, Job.batch, Pod, "
-                        + "PostgresCluster.postgres.runbook.dev, Service, StatefulSet.apps]; cluster-scoped none",
+                        + "PostgresCluster.postgres.runbook.dev, Role.rbac.authorization.k8s.io, RoleBinding.rbac.authorization.k8s.io, "
+                        + "Service, ServiceAccount, StatefulSet.apps]; cluster-scoped none",
                 "  limits.cycleDeadline: 2s\n", "  limits.scenarioDeadline: 20s\n", "  limits.vettingDeadline: 3m\n",
                 "  limits.cycleMemoryMiB: 128\n");
         // Without --policy, lint says nothing about one.
