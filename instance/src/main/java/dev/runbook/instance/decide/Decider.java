@@ -164,7 +164,9 @@ public final class Decider {
         if (blocker != null) {
             return Decision.waiting(blocker, true, local.streamingFrom(addresses.of(seen.currentPrimary())) ? "replica" : "");
         }
-        return Decision.of(Step.PROMOTE, "", "named the target primary and " + seen.currentPrimary() + " takes no more writes");
+        // Ready while it promotes: the runbook records it the primary as soon as it reports so, and a pod that
+        // turned not ready just then would read as the new primary failing in turn.
+        return new Decision(Step.PROMOTE, "", "", "named the target primary and " + seen.currentPrimary() + " takes no more writes", true, "");
     }
 
     /**

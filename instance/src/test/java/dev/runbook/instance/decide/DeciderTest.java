@@ -139,6 +139,16 @@ class DeciderTest {
     }
 
     @Test
+    void aTargetStaysReadyWhileItPromotes() {
+        // Not ready for the promoting pass, its pod's Ready turned False just as the runbook recorded it the
+        // primary; with the failed primary's clock still running, that read as the new primary failing too.
+        PeerPod stopped = pg0("fenced", "fenced", "0/3000028", false);
+        Decision promote = decide(seen("replica", "pg-0", "pg-1", "failover", "", stopped), STANDBY_OF_PG0);
+        assertThat(promote.step()).isEqualTo(Step.PROMOTE);
+        assertThat(promote.ready()).isTrue();
+    }
+
+    @Test
     void aTargetPromotesAtOnceOnceTheOldPrimaryReportsItsServerStopped() {
         PeerPod stopped = pg0("fenced", "fenced", "0/3000028", false);
         assertThat(decide(seen("replica", "pg-0", "pg-1", "failover", "", stopped), STANDBY_OF_PG0).step()).isEqualTo(Step.PROMOTE);
