@@ -88,7 +88,7 @@ public final class Actor {
             case CLONE -> {
                 LOG.info("clone: {}", decision.why());
                 Address address = addresses.of(decision.upstream());
-                checkSameCluster(decision.upstream(), address);
+                checkVouched(checkSameCluster(decision.upstream(), address));
                 commands.basebackup(address);
                 files.writeStandby(decision.upstream(), address);
                 start(false);
@@ -179,8 +179,25 @@ public final class Actor {
         try {
             return sql.identity(address);
         } catch (SQLException e) {
+            if (Sql.certificateRejected(e)) {
+                // Not signed by the authority in this data directory: say what the server is before refusing it, so
+                // that a data directory of another cluster is named as such (checkSameCluster, checkSameSystem).
+                return unverifiedIdentity(upstream, address, e);
+            }
             throw new Unreachable("cannot reach " + upstream + " at " + address + ": " + e.getMessage(), e);
         }
+    }
+
+    private Sql.Identity unverifiedIdentity(String upstream, Address address, SQLException rejected) {
+        Sql.Identity identity;
+        try {
+            identity = sql.identityUnverified(address);
+        } catch (SQLException e) {
+            throw new Unreachable("cannot reach " + upstream + " at " + address + ": " + rejected.getMessage(), rejected);
+        }
+        return new Sql.Identity(identity.clusterName(), identity.systemIdentifier(), upstream + " at " + address
+                + " presents a certificate that the cluster's authority in this data directory did not sign ("
+                + rejected.getMessage() + "); nothing is copied, rewound or followed");
     }
 
     /** The server to copy, rewind onto or follow does not answer: nothing was checked. */
@@ -199,6 +216,13 @@ public final class Actor {
         return identity;
     }
 
+    /** The identity's own doubt, once what it says was compared: a server the authority did not vouch for is refused. */
+    private static void checkVouched(Sql.Identity identity) {
+        if (!identity.unverified().isEmpty()) {
+            throw new Refused(identity.unverified());
+        }
+    }
+
     private void checkSameSystem(String upstream, Address address) {
         Sql.Identity identity = checkSameCluster(upstream, address);
         String mine = commands.controlData().getOrDefault("Database system identifier", "");
@@ -206,5 +230,6 @@ public final class Actor {
             throw new Refused(upstream + " at " + address + " has the system identifier " + identity.systemIdentifier()
                     + ", but this data directory has " + mine + ": they are different databases; nothing is rewound or followed");
         }
+        checkVouched(identity);
     }
 }

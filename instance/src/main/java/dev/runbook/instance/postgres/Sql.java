@@ -205,11 +205,38 @@ public final class Sql {
     }
 
     /** Who another server says it is: its cluster_name and its system identifier. */
-    public record Identity(String clusterName, String systemIdentifier) {
+    public record Identity(String clusterName, String systemIdentifier, String unverified) {
+        /** @param unverified "" when the server's certificate was checked, else why it could not be (then read without). */
+        public Identity(String clusterName, String systemIdentifier) {
+            this(clusterName, systemIdentifier, "");
+        }
     }
 
     public Identity identity(Address address) throws SQLException {
-        try (Connection c = connect(address); Statement s = c.createStatement();
+        return identity(connect(address));
+    }
+
+    /**
+     * Who another server says it is, over TLS and SCRAM bound to the channel but without checking its
+     * certificate against this data directory's authority: for naming what a server is when that check
+     * failed (a data directory of another cluster brings that cluster's authority). Nothing else is read.
+     */
+    public Identity identityUnverified(Address address) throws SQLException {
+        return identity(connect(address, SOCKET_TIMEOUT_SECONDS, false));
+    }
+
+    /** Whether a connection failed on the server's certificate, not on the network or the password. */
+    public static boolean certificateRejected(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLHandshakeException || t instanceof java.security.cert.CertificateException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Identity identity(Connection connection) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement();
              ResultSet r = s.executeQuery("select current_setting('cluster_name'), system_identifier::text from pg_control_system()")) {
             r.next();
             return new Identity(r.getString(1), r.getString(2));
@@ -221,14 +248,19 @@ public final class Sql {
     }
 
     private Connection connect(Address address, int socketTimeoutSeconds) throws SQLException {
+        return connect(address, socketTimeoutSeconds, true);
+    }
+
+    private Connection connect(Address address, int socketTimeoutSeconds, boolean checkAuthority) throws SQLException {
         Properties props = new Properties();
         if (!"127.0.0.1".equals(address.host()) || address.port() != settings.port()) {
             // Another instance: TLS, its certificate checked against the cluster's authority when this data has it
             // (a new replica has not cloned it yet), and SCRAM bound to the TLS channel either way, so that a server
             // that does not know the password cannot stand in for the other instance.
             ClusterCa ca = new ClusterCa(settings.dataDir());
-            props.setProperty("sslmode", ca.exists() ? "verify-full" : "require");
-            if (ca.exists()) {
+            boolean verify = checkAuthority && ca.exists();
+            props.setProperty("sslmode", verify ? "verify-full" : "require");
+            if (verify) {
                 props.setProperty("sslrootcert", ca.certificate().toString());
             }
             props.setProperty("channelBinding", "require");
