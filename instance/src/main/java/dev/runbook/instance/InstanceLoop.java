@@ -10,14 +10,18 @@ import dev.runbook.instance.local.LocalState;
 import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.probe.ProbeServer;
+import dev.runbook.instance.probe.StatusEndpoint;
 import dev.runbook.instance.report.PodReporter;
+import dev.runbook.instance.report.SlotReport;
+import dev.runbook.instance.lease.LeaseKeeper;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One pass: observe (API server, then the local server), decide, act, report. A failed pass is
+ * One pass: observe (API server, then the local server), decide, report, keep the primary lease, act. A failed pass is
  * logged and the next one starts from what is observed again. A refusal is final for this process:
  * it keeps reporting why and touches nothing until it is restarted.
  */
@@ -31,17 +35,18 @@ public final class InstanceLoop {
     private final PodReporter reporter;
     private final ProbeServer probes;
     private final Optional<ArchiveReport> archive;
+    private final LeaseKeeper leases;
+    private final StatusEndpoint status;
     private String refusal;
     private String lastWhy = "";
 
+    /**
+     * {@code archive}: when the pod names a store, the WAL archive's report joins the role and position
+     * on the pod. {@code leases}: the primary lease (docs/instance-manager.md#fencing).
+     */
     public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
-                        PodReporter reporter, ProbeServer probes) {
-        this(observer, inspector, decider, actor, reporter, probes, Optional.empty());
-    }
-
-    /** {@code archive}: when the pod names a store, the WAL archive's report joins the role and position on the pod. */
-    public InstanceLoop(ClusterObserver observer, LocalInspector inspector, Decider decider, Actor actor,
-                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive) {
+                         PodReporter reporter, ProbeServer probes, Optional<ArchiveReport> archive, LeaseKeeper leases,
+                         StatusEndpoint status) {
         this.observer = observer;
         this.inspector = inspector;
         this.decider = decider;
@@ -49,6 +54,8 @@ public final class InstanceLoop {
         this.reporter = reporter;
         this.probes = probes;
         this.archive = archive;
+        this.leases = leases;
+        this.status = status;
     }
 
     public void pass() {
@@ -57,15 +64,21 @@ public final class InstanceLoop {
             return;
         }
         try {
+            long confirmedAt = leases.beforeObserving();
             Observation seen = observer.observe();
+            leases.renewHeld(seen, confirmedAt);
             LocalState local = inspector.inspect();
-            Decision decision = decider.decide(seen, local);
+            Decision decision = decider.decide(seen, local, leases.targetFor(seen));
             if (!decision.why().equals(lastWhy)) {
                 LOG.info("{} ({}): {}", decision.step(), decision.upstream().isEmpty() ? "-" : decision.upstream(), decision.why());
                 lastWhy = decision.why();
             }
-            Map<String, String> archived = archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of());
-            reporter.report(decision.reportedRole(), local.lsn(), archived);
+            Map<String, String> more = new HashMap<>(archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of()));
+            more.putAll(leases.annotations(seen));
+            more.putAll(SlotReport.annotations(seen, local, "primary".equals(decision.reportedRole())));
+            reporter.report(decision.reportedRole(), local.lsn(), more);
+            leases.keep(seen, local, decision.step(), confirmedAt);
+            status.passed(decision, local, leases.leftMillis());
             probes.passed(decision.ready(), decision.why());
             probes.acting(decision.step().name());
             try {

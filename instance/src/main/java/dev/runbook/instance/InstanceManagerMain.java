@@ -4,6 +4,10 @@ import dev.runbook.instance.act.Actor;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.address.ClusterDnsAddresses;
 import dev.runbook.instance.address.LoopbackAddresses;
+import dev.runbook.instance.auth.ApiServerDiscovery;
+import dev.runbook.instance.auth.CallerCheck;
+import dev.runbook.instance.auth.Callers;
+import dev.runbook.instance.auth.ServiceAccountTokens;
 import dev.runbook.instance.backup.ArchiveReport;
 import dev.runbook.instance.backup.BackupEndpoint;
 import dev.runbook.instance.backup.BackupJobMain;
@@ -15,13 +19,20 @@ import dev.runbook.instance.backup.ToolScripts;
 import dev.runbook.instance.backup.WalArchiving;
 import dev.runbook.instance.config.Settings;
 import dev.runbook.instance.decide.Decider;
+import dev.runbook.instance.lease.LeaseKeeper;
+import dev.runbook.instance.lease.LeaseWatchdog;
+import dev.runbook.instance.lease.PrimaryLease;
+import dev.runbook.instance.lease.Uptime;
 import dev.runbook.instance.local.LocalInspector;
 import dev.runbook.instance.observe.ClusterObserver;
 import dev.runbook.instance.postgres.ConfigFiles;
 import dev.runbook.instance.postgres.PgCommands;
+import dev.runbook.instance.postgres.ReplicationRole;
 import dev.runbook.instance.postgres.Sql;
 import dev.runbook.instance.probe.ProbeServer;
+import dev.runbook.instance.probe.StatusEndpoint;
 import dev.runbook.instance.report.PodReporter;
+import dev.runbook.instance.tls.InstanceTls;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Clock;
@@ -38,6 +49,8 @@ public final class InstanceManagerMain {
     private static final Logger LOG = LoggerFactory.getLogger(InstanceManagerMain.class);
     private static final int EXIT_BAD_SETTINGS = 2;
     private static final int STALE_PASSES = 30;
+    /** /readyz says not ready once the last pass is older than this many intervals: a hung or paused manager vouches for nothing. */
+    private static final int UNREADY_PASSES = 5;
 
     private InstanceManagerMain() {
     }
@@ -69,28 +82,49 @@ public final class InstanceManagerMain {
         Addresses addresses = settings.addressFile().<Addresses>map(LoopbackAddresses::new)
                 .orElseGet(() -> new ClusterDnsAddresses(settings.clusterName(), settings.namespace(), 5432));
         KubernetesClient client = new KubernetesClientBuilder().build();
-        ProbeServer probes = new ProbeServer(settings.httpPort(), clock, settings.interval().multipliedBy(STALE_PASSES));
+        ProbeServer probes = new ProbeServer(settings.httpPort(), clock, settings.interval().multipliedBy(STALE_PASSES),
+                settings.interval().multipliedBy(UNREADY_PASSES));
         PodReporter reporter = new PodReporter(client, settings.namespace(), settings.podName(), clock);
         BarmanCommands barman = new BarmanCommands(settings.runDir(), commands.toolEnvironment());
         ToolScripts scripts = new ToolScripts(settings.runDir(), files);
         WalArchiving archiving = new WalArchiving(store, scripts, files);
-        Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock));
-        probes.route("/backup", new BackupEndpoint(store.map(s ->
+        InstanceTls tls = new InstanceTls(settings, files, addresses, clock);
+        Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock,
+                tls));
+        // Only the operator and the cluster's backup Jobs may call these (docs/instance-manager.md#who-may-call-the-endpoints).
+        ServiceAccountTokens tokens = new ServiceAccountTokens(new ApiServerDiscovery(client), CallerCheck.AUDIENCE, clock);
+        Callers callers = Callers.parse(System.getenv(Callers.VARIABLE));
+        probes.route("/backup", new CallerCheck(tokens, callers, new BackupEndpoint(store.map(s ->
                 BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER, settings.dataDir(),
-                        () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of)))));
+                        () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of))))));
+        StatusEndpoint status = new StatusEndpoint(clock);
+        probes.route("/status", new CallerCheck(tokens, callers, status));
+        PrimaryLease lease = new PrimaryLease(settings.runDir(), Uptime.system());
+        lease.release();    // a lease left from before this start holds nothing: no server of this container runs yet
+        LeaseWatchdog watchdog = new LeaseWatchdog(settings.runDir(), settings.dataDir(), lease.file());
+        ClusterObserver observer = new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName());
+        LeaseKeeper leases = new LeaseKeeper(settings.podName(), lease, watchdog, Uptime.system());
         InstanceLoop loop = new InstanceLoop(
-                new ClusterObserver(client, settings.namespace(), settings.podName(), settings.clusterName()),
+                observer,
                 new LocalInspector(settings, sql, commands, files),
-                new Decider(settings.podName(), recovery.isPresent()),
-                new Actor(settings, commands, files, sql, addresses, archiving, restorer),
+                new Decider(settings.podName(), recovery.isPresent(), addresses, ReplicationRole.mark(files.replicationPassword())),
+                new Actor(settings, commands, files, sql, addresses, archiving, restorer, watchdog, tls),
                 reporter,
                 probes,
-                store.map(s -> new ArchiveReport(sql, settings.runDir())));
+                store.map(s -> new ArchiveReport(sql, settings.runDir())),
+                leases,
+                status);
 
         ScheduledExecutorService passes = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "instance-loop"));
+        ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lease-renewal");
+            t.setDaemon(true);
+            return t;
+        });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // The container is stopping: end the loop, then stop the server cleanly (fast shutdown).
+            renewals.shutdownNow();
             passes.shutdown();
             try {
                 passes.awaitTermination(2, TimeUnit.MINUTES);
@@ -100,10 +134,20 @@ public final class InstanceManagerMain {
             } catch (RuntimeException | InterruptedException e) {
                 LOG.warn("stopping the server on shutdown: {}", e.getMessage());
             }
+            lease.release();
+            watchdog.close();
             probes.close();
             stopped.countDown();
         }, "shutdown"));
         passes.scheduleWithFixedDelay(loop::pass, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+        // The lease is renewed apart from the passes, whose steps may take seconds (docs/instance-manager.md#fencing-the-primary-lease).
+        renewals.scheduleWithFixedDelay(() -> {
+            try {
+                leases.renewFromOwnReads(observer::observeOwn);
+            } catch (RuntimeException e) {
+                LOG.debug("lease not renewed this time: {}", e.getMessage());
+            }
+        }, settings.interval().toMillis(), settings.interval().toMillis(), TimeUnit.MILLISECONDS);
         stopped.await();
     }
 }

@@ -55,8 +55,9 @@ class TemplateSafetyTest {
                 Map.of("destinationPath", "s3://backups/pg" + value, "endpointURL", value, "s3Credentials", Map.of("secretName", value))));
         List<Map<String, Object>> actions = CycleTester.of(BUNDLE).given(cluster).fire().actions();
         Map<String, Object> statefulSet = applied(actions, "StatefulSet");
-        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.containers[0].env[5].name")).isEqualTo("BACKUP_ACCESS_KEY_ID");
-        assertThat(ObjectPath.read(statefulSet, "spec.template.spec.containers[0].env[5].valueFrom.secretKeyRef.name")).isEqualTo(value);
+        Map<String, Object> accessKey = ((List<Map<String, Object>>) ObjectPath.read(statefulSet, "spec.template.spec.containers[0].env"))
+                .stream().filter(e -> "BACKUP_ACCESS_KEY_ID".equals(e.get("name"))).findFirst().orElseThrow();
+        assertThat(ObjectPath.read(accessKey, "valueFrom.secretKeyRef.name")).isEqualTo(value);
         assertThat(ObjectPath.read(statefulSet, "spec.template.spec.hostPID")).isNull();
         Map<String, Object> data = (Map<String, Object>) applied(actions, "ConfigMap").get("data");
         assertThat(data).doesNotContainKeys("BACKUP_DESTINATION_PATH", "BACKUP_ENDPOINT_URL", "hostPID");

@@ -8,9 +8,8 @@ import com.sun.net.httpserver.HttpHandler;
 import dev.runbook.instance.address.Address;
 import dev.runbook.instance.postgres.Lsn;
 import dev.runbook.instance.postgres.Sql;
+import dev.runbook.instance.probe.JsonAnswer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -154,15 +153,10 @@ public final class BackupEndpoint implements HttpHandler {
     }
 
     static String error(String message) {
-        return JSON.createObjectNode().put("error", message == null ? "unknown error" : message).toString();
+        return JsonAnswer.error(message);
     }
 
     private static void answer(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        JsonAnswer.send(exchange, status, json);
     }
 }

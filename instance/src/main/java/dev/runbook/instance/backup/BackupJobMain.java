@@ -39,7 +39,7 @@ public final class BackupJobMain {
             Addresses addresses = settings.addressFile().<Addresses>map(LoopbackAddresses::new)
                     .orElseGet(() -> new ClusterDnsAddresses(settings.clusterName(), settings.namespace(), 5432));
             BarmanCommands barman = new BarmanCommands(scratch(), Map.of());
-            return new BackupJob(settings, new HttpBackupSource(addresses), barman::delete, annotateJob, Clock.systemUTC()).run();
+            return new BackupJob(settings, new HttpBackupSource(addresses, settings.callerToken()), barman::delete, annotateJob, Clock.systemUTC()).run();
         }
     }
 

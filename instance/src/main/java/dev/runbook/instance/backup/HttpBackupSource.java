@@ -8,6 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** The source instance's manager, over its HTTP port: {@code POST /backup {"name": ...}} (see {@link BackupEndpoint}). */
@@ -16,10 +18,16 @@ public final class HttpBackupSource implements BackupJob.Source {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Addresses addresses;
+    private final Path tokenFile;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    public HttpBackupSource(Addresses addresses) {
+    /**
+     * {@code tokenFile}: the Job pod's projected ServiceAccount token for the instances' audience
+     * (read for each request: the kubelet renews it in place), sent as the bearer of the request.
+     */
+    public HttpBackupSource(Addresses addresses, Path tokenFile) {
         this.addresses = addresses;
+        this.tokenFile = tokenFile;
     }
 
     @Override
@@ -28,13 +36,18 @@ public final class HttpBackupSource implements BackupJob.Source {
         URI uri = URI.create("http://" + address.host() + ":" + address.port() + "/backup");
         String body = JSON.createObjectNode().put("name", name).toString();
         try {
+            String token = Files.readString(tokenFile).strip();
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + token)
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 String error = JSON.readTree(response.body()).path("error").asText(response.body());
                 throw new IllegalStateException(pod + " answered " + response.statusCode() + ": " + error);
             }
             return BackupEndpoint.fromJson(response.body());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalStateException("no ServiceAccount token at " + tokenFile + " to show " + pod + ": the Job's pod projects one"
+                    + " (templates/backup-job.yaml, volume caller-token)", e);
         } catch (IOException e) {
             throw new IllegalStateException("cannot reach the instance manager of " + pod + " at " + uri + ": " + e, e);
         } catch (InterruptedException e) {

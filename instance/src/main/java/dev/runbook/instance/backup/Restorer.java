@@ -4,6 +4,8 @@ import dev.runbook.instance.config.Settings;
 import dev.runbook.instance.local.LocalInspector;
 import dev.runbook.instance.postgres.ConfigFiles;
 import dev.runbook.instance.postgres.PgCommands;
+import dev.runbook.instance.tls.ClusterCa;
+import dev.runbook.instance.tls.InstanceTls;
 import dev.runbook.instance.postgres.ToolProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,12 +50,13 @@ public final class Restorer {
     private final ConfigFiles files;
     private final PgCommands commands;
     private final Consumer<Map<String, String>> annotate;
+    private final InstanceTls tls;
     private final Clock clock;
     private Instant lastFailure;
     private RestoreFailed lastError;
 
     public Restorer(Settings settings, Recovery recovery, BarmanCommands barman, ToolScripts scripts, WalArchiving archiving,
-                    ConfigFiles files, PgCommands commands, Consumer<Map<String, String>> annotate, Clock clock) {
+                    ConfigFiles files, PgCommands commands, Consumer<Map<String, String>> annotate, Clock clock, InstanceTls tls) {
         this.settings = settings;
         this.recovery = recovery;
         this.barman = barman;
@@ -63,6 +66,7 @@ public final class Restorer {
         this.commands = commands;
         this.annotate = annotate;
         this.clock = clock;
+        this.tls = tls;
     }
 
     /** Restores into the empty data directory and starts; a failure is reported and tried again after a pause. */
@@ -101,6 +105,7 @@ public final class Restorer {
         commands.psqlLocal("alter role " + Settings.SUPERUSER + " password '" + settings.password().replace("'", "''") + "'");
         files.writeInitialSettings();    // pg_hba.conf without the recovery's trust line
         files.deleteQuietly(settings.dataDir().resolve(ConfigFiles.RECOVERY));
+        tls.prepare(true);               // this cluster's authority (prepare made it), its certificate
         commands.reload();
         files.deleteQuietly(settings.dataDir().resolve(PENDING));
         LOG.info("restored {}: promoted, this cluster's password set", id);
@@ -119,6 +124,9 @@ public final class Restorer {
     private void prepare(Path data, BackupInfo chosen) {
         setPrivate(data);
         files.writeInitialSettings(data);
+        // The backup holds the original cluster's authority: a restored cluster trusts its own instances only.
+        new ClusterCa(data).create(settings.qualifiedClusterName(), clock.instant());
+        files.writeTlsOff(data);
         ConfigFiles.write(data.resolve("pg_hba.conf"), "# While it recovers from a backup: the private Unix socket, for the manager alone.\n"
                 + "local   all          " + Settings.SUPERUSER + "          trust\n" + read(data.resolve("pg_hba.conf")));
         // The original's ALTER SYSTEM settings (synchronous_standby_names) are not this cluster's.

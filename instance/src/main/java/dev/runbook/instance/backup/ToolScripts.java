@@ -77,7 +77,7 @@ public final class ToolScripts {
     }
 
     /** A POSIX shell single-quoted word. */
-    static String quote(String word) {
+    public static String quote(String word) {
         return "'" + word.replace("'", "'\\''") + "'";
     }
 

@@ -1,48 +1,82 @@
 package dev.runbook.instance.decide;
 
+import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.local.DataState;
 import dev.runbook.instance.local.LocalState;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.observe.PeerPod;
 import dev.runbook.instance.postgres.Lsn;
+import dev.runbook.instance.postgres.ReplicationRole;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The instance's side of the contract (docs/runbooks/postgres-cluster.md), as a pure function of
- * what the API server says and what the data directory and the server say. No I/O: the actor does
- * what it returns, and the next pass decides again from what that changed.
+ * what the API server says, what the data directory and the server say, and how long this instance
+ * has been the target of a promotion. No I/O: the actor does what it returns, and the next pass
+ * decides again from what that changed.
  */
 public final class Decider {
+    /**
+     * What a promotion waits beyond the old primary's lease: the watchdog's tick (0.1 s), the time
+     * the kill takes, and the uptime clock's hundredths.
+     */
+    static final Duration WATCHDOG_MARGIN = Duration.ofSeconds(1);
+
     private final String self;
     private final boolean restoreConfigured;
+    private final Addresses addresses;
+    private final String replicationMark;
 
-    public Decider(String self) {
-        this(self, false);
-    }
-
-    /** {@code restoreConfigured}: the pod names a backup to bootstrap from (RECOVERY_DESTINATION_PATH); initdb is then never chosen. */
-    public Decider(String self, boolean restoreConfigured) {
+    /**
+     * {@code restoreConfigured}: the pod names a backup to bootstrap from (RECOVERY_DESTINATION_PATH);
+     * initdb is then never chosen. {@code addresses}: where each instance's server listens, to tell
+     * from the WAL receiver whom a standby streams from. {@code replicationMark}: what the replication
+     * role's comment says once it is set up with this cluster's password (postgres.ReplicationRole).
+     */
+    public Decider(String self, boolean restoreConfigured, Addresses addresses, String replicationMark) {
         this.self = self;
         this.restoreConfigured = restoreConfigured;
+        this.addresses = addresses;
+        this.replicationMark = replicationMark;
     }
 
-    public Decision decide(Observation seen, LocalState local) {
+    /** {@code targetFor}: how long this instance has seen itself as the target of a promotion in progress (zero otherwise). */
+    public Decision decide(Observation seen, LocalState local, Duration targetFor) {
         if (!seen.podFound() || !seen.clusterFound()) {
             return Decision.waiting("my pod or my PostgresCluster is not there", false, "");
         }
         if (local.data() == DataState.FOREIGN) {
             return Decision.refuse("the data directory holds something that is not a PostgreSQL data directory; nothing is written over it");
         }
+        boolean entitled = seen.entitled(self);
         if (local.running() && !local.answering()) {
-            return Decision.waiting("the server is starting or stopping", false, "");
+            if (local.mayTakeWrites() && !entitled) {
+                return Decision.of(Step.KILL, "", "the server does not answer and may take writes, but "
+                        + (seen.targetPrimary().isEmpty() ? "no" : seen.targetPrimary()) + " is to be the primary: killing it");
+            }
+            return Decision.waiting(local.mayTakeWrites() ? "the server does not answer" : "the server is starting, stopping or does not answer",
+                    false, "");
         }
         String role = seen.roleLabel();
         if ("fenced".equals(role)) {
             return fenced(seen, local);
         }
-        if (self.equals(seen.targetPrimary()) && !self.equals(seen.currentPrimary()) && !seen.currentPrimary().isEmpty()) {
-            return promotionTarget(seen, local);
+        if (!entitled && local.mayTakeWrites()) {
+            // status.targetPrimary moved on before the label did, or a replica runs as primary: no more writes, at once.
+            return Decision.of(Step.STOP, "", "runs as primary, but " + (seen.targetPrimary().isEmpty() ? "no instance" : seen.targetPrimary())
+                    + " is to be the primary: stopping the server (sessions ended, no more writes)");
         }
-        if (self.equals(seen.currentPrimary())) {
+        if (!entitled && self.equals(seen.currentPrimary()) && !local.running() && local.data() == DataState.VALID) {
+            // What the promotion's target waits for: this server is stopped and will not start as primary again.
+            return Decision.waiting(seen.targetPrimary() + " is to be the primary; my server is stopped", false, "fenced");
+        }
+        if (entitled && !self.equals(seen.currentPrimary()) && !seen.currentPrimary().isEmpty()) {
+            return promotionTarget(seen, local, targetFor);
+        }
+        if (entitled && self.equals(seen.currentPrimary())) {
             return currentPrimary(seen, local);
         }
         if ("replica".equals(role)) {
@@ -99,58 +133,101 @@ public final class Decider {
         String standbyNames = seen.synchronous() ? Decision.SYNCHRONOUS : "";
         if (!standbyNames.equals(local.standbyNames())) {
             return new Decision(Step.SET_SYNCHRONOUS, "", standbyNames, seen.synchronous()
-                    ? "spec.replication.synchronous: every commit waits for a standby's flush" : "asynchronous replication", true, "primary");
+                    ? "synchronous replication: every commit waits for a standby's flush" : "asynchronous replication", true, "primary");
+        }
+        if (!replicationMark.equals(local.replicationMark())) {
+            return Decision.upkeep(Step.ENSURE_REPLICATION_ROLE, "the replication role streaming_replica is not set up for this cluster", Set.of());
+        }
+        Set<String> slots = seen.instances().stream().filter(i -> !i.equals(self)).map(ReplicationRole::slotOf)
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!slots.equals(local.slots().keySet())) {
+            return Decision.upkeep(Step.SYNC_SLOTS, "a replication slot for each other instance: " + slots + " (now " + local.slots().keySet() + ")",
+                    slots);
         }
         return Decision.waiting("running as primary", true, "primary");
     }
 
-    private Decision promotionTarget(Observation seen, LocalState local) {
+    private Decision promotionTarget(Observation seen, LocalState local, Duration targetFor) {
         if (local.data() != DataState.VALID) {
             return Decision.waiting("named the target primary, but I have no data to promote", false, "");
         }
         if (!local.running()) {
-            return Decision.of(Step.START_STANDBY, local.upstream(), "named the target primary; starting as a standby first");
+            // Stopped after it promoted itself (its standby.signal gone): it is the new primary already, and starts as one.
+            return local.standbySignal()
+                    ? Decision.of(Step.START_STANDBY, local.upstream(), "named the target primary; starting as a standby first")
+                    : Decision.of(Step.START_PRIMARY, "", "named the target primary, promoted already; starting as the primary");
         }
         if (!local.inRecovery()) {
             return Decision.waiting("promoted; waiting for the runbook to record me as the primary", true, "primary");
         }
-        String blocker = oldPrimaryStillWrites(seen, local);
+        String blocker = oldPrimaryMayStillWrite(seen, local, targetFor);
         if (blocker != null) {
-            return Decision.waiting(blocker, true, "replica");
+            return Decision.waiting(blocker, true, local.streamingFrom(addresses.of(seen.currentPrimary())) ? "replica" : "");
         }
-        return Decision.of(Step.PROMOTE, "", "named the target primary and " + seen.currentPrimary() + " is fenced");
+        // Ready while it promotes: the runbook records it the primary as soon as it reports so, and a pod that
+        // turned not ready just then would read as the new primary failing in turn.
+        return new Decision(Step.PROMOTE, "", "", "named the target primary and " + seen.currentPrimary() + " takes no more writes", true, "");
     }
 
-    /** Why the old primary may still take writes (null when it cannot): a promotion waits for it. */
-    private static String oldPrimaryStillWrites(Observation seen, LocalState local) {
+    /**
+     * Why the old primary may still take writes (null when it cannot): a promotion waits until its
+     * instance manager reports that its server stopped, and in a switchover until this standby has
+     * replayed up to where it stopped; or until its lease has run out, whatever its pod says: a pod
+     * that is not ready, terminating or gone may still have a server taking writes (a paused instance
+     * manager, a node cut off from the API server), and only the lease bounds how long.
+     */
+    private static String oldPrimaryMayStillWrite(Observation seen, LocalState local, Duration targetFor) {
         PeerPod old = seen.currentPrimaryPod();
-        if (old == null || !old.exists()) {
-            return null;
-        }
-        if (!"fenced".equals(old.roleLabel())) {
-            return "waiting for " + old.name() + " to be fenced before promoting";
-        }
-        if ("fenced".equals(old.reportedRole())) {
+        if (old != null && "fenced".equals(old.reportedRole())) {
             long stoppedAt = Lsn.parse(old.reportedLsn());
             long replayed = Lsn.parse(local.lsn());
-            return stoppedAt != Lsn.UNKNOWN && replayed < stoppedAt
+            return stoppedAt != Lsn.UNKNOWN && replayed < stoppedAt && !"failover".equals(seen.promotionReason())
                     ? "waiting to replay up to " + old.reportedLsn() + " where " + old.name() + " stopped (replayed " + local.lsn() + ")"
                     : null;
         }
-        if (old.terminating() || !old.ready() || "failover".equals(seen.promotionReason())) {
-            return null;    // a failed primary cannot answer; the runbook already waited failoverDelay
+        Duration wait = promotionWait(seen, old);
+        if (targetFor.compareTo(wait) >= 0) {
+            return null;
         }
-        return "waiting for " + old.name() + " to stop its server";
+        String name = old == null ? seen.currentPrimary() : old.name();
+        return "waiting for " + name + " to stop its server, or for its lease to run out ("
+                + Math.max(1, wait.minus(targetFor).toSeconds()) + " s left of " + wait.toSeconds() + " s)";
     }
 
+    /** How long after a promotion is recorded no lease of the old primary can still hold: the longer of the spec's and the one it reported, and the margin. */
+    static Duration promotionWait(Observation seen, PeerPod old) {
+        Duration lease = seen.leaseDuration();
+        if (old != null && old.leaseDuration() != null && old.leaseDuration().compareTo(lease) > 0) {
+            lease = old.leaseDuration();
+        }
+        return lease.plus(WATCHDOG_MARGIN);
+    }
+
+    /**
+     * A replica follows the current primary. Whether it does is read from its WAL receiver (streaming,
+     * from the primary's address), not from the file that says whom it was set to follow: a standby
+     * whose receiver fails (a timeline it cannot follow, a primary that does not answer) is neither
+     * ready nor reported as a replica.
+     */
     private Decision replica(Observation seen, LocalState local) {
         String primary = seen.currentPrimary();
         if (primary.isEmpty()) {
             return Decision.waiting("labelled replica, but the cluster has no primary yet", false, "");
         }
-        boolean following = local.running() && local.inRecovery() && primary.equals(local.upstream());
-        if (following) {
+        if (local.streamingFrom(addresses.of(primary))) {
             return Decision.waiting("following " + primary, true, "replica");
+        }
+        PeerPod current = seen.currentPrimaryPod();
+        boolean primaryDown = current == null || !current.exists() || current.terminating() || !current.ready();
+        if (local.running() && local.inRecovery() && primary.equals(local.upstream()) && primaryDown
+                && addresses.of(primary).toString().equals(local.lastStreamedFrom())) {
+            // Its receiver stopped with the primary: it followed that very primary, timeline and all, until then,
+            // and is what a failover may promote. One that never streamed from it is not (it may lack its timeline).
+            return Decision.waiting("following " + primary + ", which does not serve now; streamed from it until it stopped", true, "replica");
+        }
+        if (local.running() && local.inRecovery() && primary.equals(local.upstream())) {
+            return Decision.waiting("set to follow " + primary + ", not streaming from it yet (WAL receiver: "
+                    + (local.receiver() == null ? "none" : local.receiver().status()) + ")", false, "");
         }
         if (local.running()) {
             return Decision.of(Step.STOP, "", "stopping to follow " + primary + " (now following '" + local.upstream() + "')");

@@ -20,8 +20,18 @@ public enum Step {
     PROMOTE,
     /** Set the primary's synchronous_standby_names to what spec.replication.synchronous asks for. */
     SET_SYNCHRONOUS,
+    /** Create or set the replication role, streaming_replica, as postgres.ReplicationRole says (the primary). */
+    ENSURE_REPLICATION_ROLE,
+    /** Keep one physical replication slot for every other instance of spec.instances, and drop the others unused (the primary). */
+    SYNC_SLOTS,
     /** Stop the server: fenced, or about to follow another primary. */
     STOP,
+    /**
+     * Kill the server at once (SIGKILL to the postmaster and every session, as the lease's watchdog
+     * does): it does not answer, so it cannot be stopped cleanly, and it may take writes while another
+     * instance is to be the primary.
+     */
+    KILL,
     /** Nothing may be done safely: report why and keep the data as it is. */
     REFUSE
 }

@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /** Looks at the data directory and the server: the local half of each pass's observation. */
 public final class LocalInspector {
+    static final String STREAMED_FROM = "streamed-from";
     private final Settings settings;
     private final Sql sql;
     private final PgCommands commands;
@@ -31,15 +33,40 @@ public final class LocalInspector {
             return new LocalState(data, false, false, false, "", "", "");
         }
         String upstream = files.upstream();
+        boolean standbySignal = Files.exists(settings.dataDir().resolve("standby.signal"));
         if (!postmasterRunning(settings.dataDir())) {
             String checkpoint = commands.controlData().getOrDefault("Latest checkpoint location", "");
-            return new LocalState(data, false, false, false, upstream, checkpoint, "");
+            return new LocalState(data, false, false, false, upstream, checkpoint, "", standbySignal, null, "", Map.of(), lastStreamedFrom());
         }
         try {
             Sql.ServerState server = sql.local();
-            return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn(), server.standbyNames());
+            if (server.receiver() != null && "streaming".equals(server.receiver().status())) {
+                recordStreamedFrom(server.receiver().sender().toString());
+            }
+            return new LocalState(data, true, true, server.inRecovery(), upstream, server.lsn(), server.standbyNames(), standbySignal,
+                    server.receiver(), server.replicationMark(), server.inRecovery() ? Map.of() : sql.slots(), lastStreamedFrom());
         } catch (SQLException e) {
-            return new LocalState(data, true, false, false, upstream, "", "");
+            return new LocalState(data, true, false, false, upstream, "", "", standbySignal, null, "", Map.of(), lastStreamedFrom());
+        }
+    }
+
+    /**
+     * Whom this standby's WAL receiver last streamed from, kept in the run directory: when its primary
+     * stops, the receiver stops too, and this is what says the standby had followed that very primary
+     * (its timeline included) until then.
+     */
+    private void recordStreamedFrom(String sender) {
+        if (!sender.equals(lastStreamedFrom())) {
+            ConfigFiles.write(settings.runDir().resolve(STREAMED_FROM), sender + "\n");
+        }
+    }
+
+    private String lastStreamedFrom() {
+        try {
+            Path file = settings.runDir().resolve(STREAMED_FROM);
+            return Files.exists(file) ? Files.readString(file).strip() : "";
+        } catch (IOException e) {
+            return "";
         }
     }
 

@@ -3,7 +3,11 @@ package dev.runbook.instance.observe;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.runbook.instance.config.DurationText;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Reads this instance's pod, its PostgresCluster and the current primary's pod. Three GETs a pass:
@@ -22,7 +26,15 @@ public final class ClusterObserver {
         this.clusterName = clusterName;
     }
 
+    /** The whole observation: its own pod, its cluster, and the current primary's pod when that is another instance. */
     public Observation observe() {
+        Observation own = observeOwn();
+        String current = own.currentPrimary();
+        return current.isEmpty() || current.equals(podName) ? own : own.withCurrentPrimaryPod(peer(current));
+    }
+
+    /** Its own pod and its cluster only (two GETs): what entitles it to write, for the lease's own renewals. */
+    public Observation observeOwn() {
         Pod own = client.pods().inNamespace(namespace).withName(podName).get();
         GenericKubernetesResource cluster = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
                 .inNamespace(namespace).withName(clusterName).get();
@@ -30,8 +42,9 @@ public final class ClusterObserver {
         Map<String, Object> spec = cluster == null ? Map.of() : section(cluster, "spec");
         Object replication = spec.get("replication");
         boolean synchronous = replication instanceof Map<?, ?> r && Boolean.TRUE.equals(r.get("synchronous"));
+        Object failover = spec.get("failover");
+        Duration lease = DurationText.parse(failover instanceof Map<?, ?> f ? text(f.get("leaseDuration")) : "").orElse(Observation.DEFAULT_LEASE);
         String current = text(status.get("currentPrimary"));
-        PeerPod currentPod = current.isEmpty() || current.equals(podName) ? null : peer(current);
         return new Observation(
                 own != null,
                 own == null ? "" : labels(own).getOrDefault(Observation.ROLE_LABEL, ""),
@@ -41,7 +54,10 @@ public final class ClusterObserver {
                 text(status.get("promotionReason")),
                 text(status.get("primaryLsn")),
                 synchronous,
-                currentPod);
+                null,
+                lease,
+                own == null ? null : leaseOf(annotations(own)),
+                instances(spec.get("instances")));
     }
 
     private PeerPod peer(String name) {
@@ -49,13 +65,28 @@ public final class ClusterObserver {
         if (pod == null) {
             return PeerPod.absent(name);
         }
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations = annotations(pod);
         boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         return new PeerPod(name, true, pod.getMetadata().getDeletionTimestamp() != null, ready,
                 labels(pod).getOrDefault(Observation.ROLE_LABEL, ""),
                 annotations.getOrDefault(Observation.REPORTED_ROLE, ""),
-                annotations.getOrDefault(Observation.REPLAYED_LSN, ""));
+                annotations.getOrDefault(Observation.REPLAYED_LSN, ""),
+                leaseOf(annotations));
+    }
+
+    /** NAME-0 .. NAME-(n-1): the StatefulSet's pods for spec.instances. */
+    private List<String> instances(Object count) {
+        int n = count instanceof Number number ? number.intValue() : 0;
+        return IntStream.range(0, Math.max(0, Math.min(n, 99))).mapToObj(i -> clusterName + "-" + i).toList();
+    }
+
+    private static Duration leaseOf(Map<String, String> annotations) {
+        return DurationText.parse(annotations.get(Observation.LEASE_DURATION)).orElse(null);
+    }
+
+    private static Map<String, String> annotations(Pod pod) {
+        return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
     }
 
     @SuppressWarnings("unchecked")

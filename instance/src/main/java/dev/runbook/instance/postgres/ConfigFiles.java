@@ -23,7 +23,9 @@ public final class ConfigFiles {
     public static final String ARCHIVE = "runbook-archive.conf";
     /** restore_command and the recovery target while a restored instance recovers (see backup.Restorer). */
     public static final String RECOVERY = "runbook-recovery.conf";
-    private static final List<String> INCLUDED = List.of(SETTINGS, STANDBY, ARCHIVE, RECOVERY);
+    /** TLS: the server certificate this instance issued itself at its start (see tls.ClusterCa). */
+    public static final String TLS = "runbook-tls.conf";
+    private static final List<String> INCLUDED = List.of(SETTINGS, STANDBY, ARCHIVE, RECOVERY, TLS);
     private static final String UPSTREAM_MARK = "# upstream: ";
 
     private final Settings settings;
@@ -45,7 +47,8 @@ public final class ConfigFiles {
         try {
             Files.createDirectories(settings.runDir());
             Files.setPosixFilePermissions(settings.runDir(), PosixFilePermissions.fromString("rwx------"));
-            writePrivate(passFile(), "*:*:*:" + Settings.SUPERUSER + ":" + escape(settings.password()) + "\n");
+            writePrivate(passFile(), "*:*:*:" + Settings.SUPERUSER + ":" + escape(settings.password()) + "\n"
+                    + "*:*:*:" + ReplicationRole.USER + ":" + escape(replicationPassword()) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the run directory " + settings.runDir(), e);
         }
@@ -80,21 +83,60 @@ public final class ConfigFiles {
                 "wal_log_hints = on",
                 "recovery_target_timeline = 'latest'",
                 ""));
+        writeHba(data);
+    }
+
+    /**
+     * Who may connect how: passwords (SCRAM) for everyone; replication only as {@code streaming_replica}
+     * and only over TLS, and that role nowhere else (it reads the source's files for pg_rewind from the
+     * database {@code postgres}). The first matching line decides. Written at initdb and at every start
+     * (a data directory made by an older instance manager gets it too).
+     */
+    public void writeHba(Path data) {
         write(data.resolve("pg_hba.conf"), String.join("\n",
-                "# Written by the instance manager: passwords (SCRAM) for every connection, replication included.",
-                "local   all          all               scram-sha-256",
-                "host    all          all  0.0.0.0/0    scram-sha-256",
-                "host    all          all  ::/0         scram-sha-256",
-                "host    replication  all  0.0.0.0/0    scram-sha-256",
-                "host    replication  all  ::/0         scram-sha-256",
+                "# Written by the instance manager (docs/instance-manager.md#tls-and-the-replication-role).",
+                "local   all          all                                 scram-sha-256",
+                "hostssl replication  " + ReplicationRole.USER + "   0.0.0.0/0    scram-sha-256",
+                "hostssl replication  " + ReplicationRole.USER + "   ::/0         scram-sha-256",
+                "hostssl postgres     " + ReplicationRole.USER + "   0.0.0.0/0    scram-sha-256",
+                "hostssl postgres     " + ReplicationRole.USER + "   ::/0         scram-sha-256",
+                "host    replication  all                 0.0.0.0/0    reject",
+                "host    replication  all                 ::/0         reject",
+                "host    all          " + ReplicationRole.USER + "   0.0.0.0/0    reject",
+                "host    all          " + ReplicationRole.USER + "   ::/0         reject",
+                "host    all          all                 0.0.0.0/0    scram-sha-256",
+                "host    all          all                 ::/0         scram-sha-256",
                 ""));
     }
 
-    /** Makes the next start a standby of {@code upstream} at {@code address}. */
+    /** The server's TLS: its certificate and key (in the private run directory) and the cluster's authority. */
+    public void writeTls(Path data, Path certificate, Path key, Path ca) {
+        write(data.resolve(TLS), String.join("\n",
+                "# Written by the instance manager at every start: its own certificate, from the cluster's authority.",
+                "ssl = on",
+                "ssl_cert_file = '" + certificate + "'",
+                "ssl_key_file = '" + key + "'",
+                "ssl_ca_file = '" + ca + "'",
+                "ssl_min_protocol_version = 'TLSv1.2'",
+                ""));
+    }
+
+    /** No authority in this data directory yet (a standby that will get it with its next copy or rewind): no TLS served. */
+    public void writeTlsOff(Path data) {
+        write(data.resolve(TLS), "# Written by the instance manager: no certificate authority in this data directory yet.\nssl = off\n");
+    }
+
+    /** The password {@code streaming_replica} logs in with (see ReplicationRole). */
+    public String replicationPassword() {
+        return ReplicationRole.password(settings.password(), settings.qualifiedClusterName());
+    }
+
+    /** Makes the next start a standby of {@code upstream} at {@code address}, on the slot the primary keeps for this instance. */
     public void writeStandby(String upstream, Address address) {
         write(settings.dataDir().resolve(STANDBY), String.join("\n",
                 UPSTREAM_MARK + upstream,
                 "primary_conninfo = '" + conninfo(address, settings.podName()) + "'",
+                "primary_slot_name = '" + ReplicationRole.slotOf(settings.podName()) + "'",
                 ""));
         write(settings.dataDir().resolve("standby.signal"), "");
     }
@@ -118,9 +160,18 @@ public final class ConfigFiles {
         }
     }
 
+    /**
+     * How this instance connects to another for replication, pg_rewind and pg_basebackup: as
+     * {@code streaming_replica}, over TLS, the server's certificate checked against the cluster's
+     * authority when this data directory has it ({@code verify-full}); before the first copy it has
+     * not, and SCRAM bound to the TLS channel ({@code channel_binding=require}) then makes sure the
+     * server knows the password: a server that does not cannot stand in for the primary.
+     */
     public String conninfo(Address address, String applicationName) {
-        return "host=" + address.host() + " port=" + address.port() + " user=" + Settings.SUPERUSER
-                + " passfile=" + passFile() + " application_name=" + applicationName + " connect_timeout=5";
+        Path ca = settings.dataDir().resolve(dev.runbook.instance.tls.ClusterCa.DIR).resolve("ca.crt");
+        String tls = Files.isRegularFile(ca) ? " sslmode=verify-full sslrootcert=" + ca : " sslmode=require";
+        return "host=" + address.host() + " port=" + address.port() + " user=" + ReplicationRole.USER + " dbname=postgres"
+                + " passfile=" + passFile() + tls + " channel_binding=require application_name=" + applicationName + " connect_timeout=5";
     }
 
     /** postgresql.conf includes the instance manager's files, each once (a restored one may have some already). */

@@ -60,9 +60,10 @@ public final class PgCommands {
         run("pg_ctl", "promote", "-D", settings.dataDir().toString(), "-w", "-t", "120");
     }
 
+    /** A copy of the primary's data directory (the cluster's authority with it), as the replication role, over TLS. */
     public void basebackup(Address from) {
-        run("pg_basebackup", "-h", from.host(), "-p", Integer.toString(from.port()), "-U", Settings.SUPERUSER,
-                "-D", settings.dataDir().toString(), "-X", "stream", "-c", "fast", "--no-password");
+        run("pg_basebackup", "-d", files.conninfo(from, settings.podName()), "-D", settings.dataDir().toString(), "-X", "stream",
+                "-c", "fast", "--no-password");
     }
 
     /** Rewinds a stopped data directory onto the source's timeline; crash recovery first if it was not shut down cleanly. */

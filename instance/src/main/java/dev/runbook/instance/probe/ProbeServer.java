@@ -13,25 +13,38 @@ import java.time.Instant;
 import java.util.concurrent.Executors;
 
 /**
- * The pod's probes. {@code /readyz}: 200 while the instance plays the role it was given (see
- * docs/instance-manager.md#probes), 503 with the reason otherwise. {@code /healthz}: 200 while the
+ * The pod's probes. {@code /readyz}: 200 while the instance plays the role it was given, as a pass
+ * that is not older than {@code unready} found (see docs/instance-manager.md#probes), 503 with the
+ * reason otherwise. {@code /healthz}: 200 while the
  * manager's loop keeps turning (its last pass is younger than {@code stale}).
  */
 public final class ProbeServer implements AutoCloseable {
     private final HttpServer server;
     private final Clock clock;
     private final Duration stale;
+    private final Duration unready;
     private volatile boolean ready;
     private volatile String why = "starting";
     private volatile Instant lastPass;
     private volatile String acting;
 
-    public ProbeServer(int port, Clock clock, Duration stale) throws IOException {
+    /**
+     * {@code stale}: /healthz fails once the last pass is older (the kubelet restarts the container);
+     * {@code unready}: /readyz fails once the last pass is older, whatever that pass said.
+     */
+    public ProbeServer(int port, Clock clock, Duration stale, Duration unready) throws IOException {
         this.clock = clock;
         this.stale = stale;
+        this.unready = unready;
         this.lastPass = clock.instant();
         this.server = HttpServer.create(new InetSocketAddress(port), 16);
-        server.createContext("/readyz", exchange -> answer(exchange, ready, why));
+        server.createContext("/readyz", exchange -> {
+            // The last pass's answer holds only while it is fresh: a pass blocked on a hung server, or a manager
+            // that was paused and has just resumed, must not vouch for a state nobody has looked at since.
+            Duration age = Duration.between(lastPass, clock.instant());
+            boolean fresh = age.compareTo(unready) < 0;
+            answer(exchange, ready && fresh, fresh ? why : "no pass for " + age.toSeconds() + " s (the last said: " + why + ")");
+        });
         server.createContext("/healthz", exchange -> {
             // A step that takes long (a restore, a clone) is no hung loop: the tools it runs have time limits of their own.
             String step = acting;

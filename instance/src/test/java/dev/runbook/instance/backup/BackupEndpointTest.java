@@ -6,6 +6,8 @@ import dev.runbook.instance.address.Address;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.postgres.CommandFailed;
 import dev.runbook.instance.probe.ProbeServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,13 +15,18 @@ import java.util.Optional;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The endpoint on a real HTTP server, asked by the Job's real client. */
 class BackupEndpointTest {
     private ProbeServer server;
 
+    @TempDir
+    Path dir;
+
     private HttpBackupSource serve(Optional<BackupEndpoint.Taker> taker) throws Exception {
-        server = new ProbeServer(0, Clock.systemUTC(), Duration.ofMinutes(1));
+        server = new ProbeServer(0, Clock.systemUTC(), Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Path token = Files.writeString(dir.resolve("token"), "a-token\n");
         server.route("/backup", new BackupEndpoint(taker));
         int port = server.port();
         return new HttpBackupSource(new Addresses() {
@@ -32,7 +39,7 @@ class BackupEndpointTest {
             public Address httpOf(String pod) {
                 return new Address("127.0.0.1", port);
             }
-        });
+        }, token);
     }
 
     @AfterEach

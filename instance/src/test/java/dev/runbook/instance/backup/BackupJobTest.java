@@ -18,7 +18,7 @@ class BackupJobTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
     private final ObjectStore store = new ObjectStore("s3://backups", Optional.empty(), "pg", "k", "s");
     private final BackupJobSettings settings = new BackupJobSettings("db", "pg", "pg-backup-1", "pg-1", store,
-            List.of("REDUNDANCY 2", "RECOVERY WINDOW OF 7 DAYS"), Optional.empty());
+            List.of("REDUNDANCY 2", "RECOVERY WINDOW OF 7 DAYS"), Optional.empty(), java.nio.file.Path.of(BackupJobSettings.CALLER_TOKEN));
     private final Map<String, String> job = new HashMap<>();
     private final List<String> applied = new ArrayList<>();
     private final BackupInfo info = new BackupInfo("20261201T100000", "pg-backup-1", "DONE", 4096, "000000010000000000000004",

@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 
 /** What the drills read back from the control plane: a PostgresCluster's status, a pod's labels and annotations ("" when absent). */
-record ClusterReads(KubernetesClient client, String namespace) {
+public record ClusterReads(KubernetesClient client, String namespace) {
 
     @SuppressWarnings("unchecked")
-    String status(String cluster, String field) {
+    public String status(String cluster, String field) {
         GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
                 .inNamespace(namespace).withName(cluster).get();
         Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
@@ -17,12 +17,12 @@ record ClusterReads(KubernetesClient client, String namespace) {
         return value == null ? "" : value.toString();
     }
 
-    String podLabel(String pod, String key) {
+    public String podLabel(String pod, String key) {
         Pod p = client.pods().inNamespace(namespace).withName(pod).get();
         return p == null || p.getMetadata().getLabels() == null ? "" : p.getMetadata().getLabels().getOrDefault(key, "");
     }
 
-    String podAnnotation(String pod, String key) {
+    public String podAnnotation(String pod, String key) {
         Pod p = client.pods().inNamespace(namespace).withName(pod).get();
         return p == null || p.getMetadata().getAnnotations() == null ? "" : p.getMetadata().getAnnotations().getOrDefault(key, "");
     }

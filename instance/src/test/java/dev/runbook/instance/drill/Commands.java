@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * its output with errors merged in, or a failure carrying all it printed when it exits non-zero or
  * outlives two minutes.
  */
-final class Commands {
+public final class Commands {
     private static final long LIMIT_SECONDS = 120;
 
     private Commands() {}
@@ -20,7 +20,7 @@ final class Commands {
      *
      * @param what names the command in the failure, e.g. {@code kubectl apply -f -}
      */
-    static String run(ProcessBuilder builder, String stdin, String what) {
+    public static String run(ProcessBuilder builder, String stdin, String what) {
         try {
             Process p = builder.redirectErrorStream(true).start();
             if (stdin != null) {

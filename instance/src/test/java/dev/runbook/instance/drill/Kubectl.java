@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** kubectl against the drills' control plane, as an operations engineer types it. */
-record Kubectl(Path kubeconfig) {
+public record Kubectl(Path kubeconfig) {
 
-    String apply(String stdin) {
+    public String apply(String stdin) {
         return withInput(stdin, "apply", "-f", "-");
     }
 
-    String withInput(String stdin, String... args) {
+    public String withInput(String stdin, String... args) {
         List<String> command = new ArrayList<>(List.of("kubectl"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -19,7 +19,7 @@ record Kubectl(Path kubeconfig) {
         return Commands.run(builder, stdin, "kubectl " + String.join(" ", args));
     }
 
-    String run(String... args) {
+    public String run(String... args) {
         return withInput(null, args);
     }
 }

@@ -77,11 +77,17 @@ class PgDrillsE2E {
         setUp(Path.of(kubeconfig), pgBin);
 
         drill("bootstrap of 3 instances, replication verified in pg_stat_replication", this::bootstrap);
+        drill("only the operator and the backup Jobs may call an instance's /status and /backup",
+                () -> new EndpointAuthDrill(namespace, kubectl, kubelet).check(current()));
+        drill("spec.bootstrap cannot change once the cluster has had a primary (the CRD's transition rule)",
+                () -> new BootstrapImmutableDrill(namespace, kubectl, reads).check());
         drill("failover after kill -9 of the primary's server and instance manager", this::failoverAfterKill);
         drill("the former primary rejoins through pg_rewind", this::formerPrimaryRejoins);
         drill("failover after the primary's pod is stuck terminating (node lost)", this::failoverAfterNodeLoss);
         drill("switchover under load loses nothing", this::switchover);
         drill("failover with spec.replication.synchronous loses nothing", this::synchronousFailover);
+        drill("a rolling minor upgrade replaces the replicas one at a time, switches over, replaces the old primary, and loses nothing",
+                () -> new UpgradeDrill(namespace, kubectl, client, kubelet, () -> load, password).rollTo("postgres:" + UpgradeDrill.serverVersion(pgBin)));
         drill("an instance given another cluster's data refuses to follow, and keeps the data", this::refusesAnotherClustersData);
         drill("a scheduled backup under load, to the object store", () -> backups().scheduledBackup());
         drill("the scheduled backup restored into a new cluster holds every row acknowledged before its end", () -> backups().restoreScheduled());
@@ -413,20 +419,13 @@ class PgDrillsE2E {
         }
         if (kubectl != null) {
             try {
-                Files.writeString(work.resolve(namespace + "-objects.yaml"),
-                        kubectl.run("-n", namespace, "get", "postgresclusters,pods,events", "-o", "yaml"));
-            } catch (IOException | RuntimeException e) {
-                System.out.println("could not save the namespace's objects: " + e.getMessage());
-            }
-            try {
                 for (String pod : List.of("pg-0", "pg-1", "pg-2")) {
                     kubectl.run("-n", namespace, "patch", "pod", pod, "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
                 }
             } catch (RuntimeException ignored) {
                 // no pod kept a finalizer
             }
-            kubectl.run("delete", "namespace", namespace, "--wait=false");
-            kubectl.run("delete", "pv", "-l", "runbook.dev/pg-drills=" + namespace, "--wait=false");
+            DrillNamespace.saveAndDelete(kubectl, namespace, work, "runbook.dev/pg-drills");
         }
         if (client != null) {
             client.close();

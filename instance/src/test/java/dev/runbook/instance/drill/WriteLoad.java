@@ -1,14 +1,12 @@
 package dev.runbook.instance.drill;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -111,7 +109,7 @@ final class WriteLoad implements AutoCloseable {
                 if (c == null) {
                     Integer primary = primaryPort.get();
                     if (primary == null) {
-                        pause(200);
+                        PgSessions.pause(200);
                         continue;
                     }
                     port = primary;
@@ -124,41 +122,18 @@ final class WriteLoad implements AutoCloseable {
                     p.executeUpdate();
                 }
                 acked.add(new Ack(id, System.nanoTime(), port, sentAt, System.currentTimeMillis()));
-                pause(PAUSE_MS);
+                PgSessions.pause(PAUSE_MS);
             } catch (SQLException | RuntimeException e) {
-                closeQuietly(c);
+                PgSessions.closeQuietly(c);
                 c = null;
-                pause(100);
+                PgSessions.pause(100);
             }
         }
-        closeQuietly(c);
+        PgSessions.closeQuietly(c);
     }
 
     static Connection connect(int port, String password) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", "postgres");
-        props.setProperty("password", password);
-        props.setProperty("connectTimeout", "2");
-        props.setProperty("socketTimeout", "5");
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres", props);
-    }
-
-    private static void closeQuietly(Connection c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // the server is gone already
-            }
-        }
-    }
-
-    private static void pause(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return PgSessions.connect(port, password, "drill-writes");
     }
 
     @Override

@@ -1,10 +1,16 @@
 package dev.runbook.instance.loopback;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.ServiceAccountTokenProjection;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -78,6 +84,7 @@ final class BackupJobPods implements AutoCloseable {
         Map<String, String> env = environment.of(pod, pod.getSpec().getContainers().get(0));
         env.put("RUNBOOK_INSTANCE_ADDRESSES", addressFile.toString());
         env.put("KUBECONFIG", kubeconfig.toString());
+        projectTokens(pod, env);
         List<String> command = new ArrayList<>(javaCommand.get());
         command.add("backup");
         try {
@@ -90,6 +97,46 @@ final class BackupJobPods implements AutoCloseable {
             return builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the backup Job pod " + name, e);
+        }
+    }
+
+    /**
+     * A kubelet mounts a projected ServiceAccount token where the pod asks: this one asks the API
+     * server for it (TokenRequest, for the pod's ServiceAccount, with the volume's audience and
+     * lifetime), writes it under its own directory, and points the container's variables that name a
+     * path under the mount at the file instead.
+     */
+    private void projectTokens(Pod pod, Map<String, String> env) {
+        Container container = pod.getSpec().getContainers().get(0);
+        for (Volume volume : pod.getSpec().getVolumes() == null ? List.<Volume>of() : pod.getSpec().getVolumes()) {
+            if (volume.getProjected() == null) {
+                continue;
+            }
+            for (VolumeProjection source : volume.getProjected().getSources()) {
+                ServiceAccountTokenProjection projection = source.getServiceAccountToken();
+                if (projection == null) {
+                    continue;
+                }
+                String token = client.serviceAccounts().inNamespace(namespace).withName(pod.getSpec().getServiceAccountName())
+                        .tokenRequest(new TokenRequestBuilder().withNewSpec().withAudiences(projection.getAudience())
+                                .withExpirationSeconds(projection.getExpirationSeconds()).endSpec().build())
+                        .getStatus().getToken();
+                Path dir = base.resolve(pod.getMetadata().getName() + "-" + volume.getName());
+                try {
+                    Files.createDirectories(dir);
+                    Path file = dir.resolve(projection.getPath());
+                    Files.writeString(file, token);
+                    // The test tier runs the Job as another user than this process: the token is for it to read.
+                    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write the projected token of " + pod.getMetadata().getName(), e);
+                }
+                for (VolumeMount mount : container.getVolumeMounts()) {
+                    if (mount.getName().equals(volume.getName())) {
+                        env.replaceAll((k, v) -> v.startsWith(mount.getMountPath() + "/") ? dir + v.substring(mount.getMountPath().length()) : v);
+                    }
+                }
+            }
         }
     }
 

@@ -30,6 +30,12 @@ record InstanceProcess(String pod, String uid, Process process, Path dataDir, in
         return process.isAlive();
     }
 
+    /** The instance manager's JVM: the process itself, or its child under runuser. */
+    long managerPid() {
+        return process.descendants().filter(h -> h.info().command().map(c -> c.endsWith("java")).orElse(false))
+                .findFirst().map(ProcessHandle::pid).orElse(process.pid());
+    }
+
     Optional<ProcessHandle> postmaster() {
         try {
             List<String> lines = Files.readAllLines(dataDir.resolve("postmaster.pid"));

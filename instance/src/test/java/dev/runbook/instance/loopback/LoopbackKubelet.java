@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -120,6 +121,29 @@ public final class LoopbackKubelet implements AutoCloseable {
 
     public void release(String pod) {
         held.remove(pod);
+    }
+
+    /** The pid of the instance manager's JVM of a running instance, if it runs. */
+    public OptionalLong managerPid(String pod) {
+        InstanceProcess p = running.get(pod);
+        return p == null || !p.alive() ? OptionalLong.empty() : OptionalLong.of(p.managerPid());
+    }
+
+    /** The pid of the postmaster running on the instance's data directory, if one runs. */
+    public OptionalLong postmasterPid(String pod) {
+        InstanceProcess p = running.get(pod);
+        return p == null ? OptionalLong.empty()
+                : p.postmaster().filter(ProcessHandle::isAlive).map(h -> OptionalLong.of(h.pid())).orElse(OptionalLong.empty());
+    }
+
+    /** The server's log of an instance (PostgreSQL's, in its run directory, appended across restarts). */
+    public Path serverLogOf(String pod) {
+        return base.resolve(pod).resolve("run").resolve("postgresql.log");
+    }
+
+    /** The instances this kubelet has given a port, by pod name. */
+    public Set<String> instances() {
+        return Set.copyOf(slots.keySet());
     }
 
     private void tickQuietly() {

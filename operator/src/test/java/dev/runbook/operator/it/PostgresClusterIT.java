@@ -197,7 +197,8 @@ class PostgresClusterIT {
         assertThat(pg.events("PromotionCompleted")).singleElement()
                 .satisfies(e -> assertThat(e.getMessage()).isEqualTo("pg-2 is the primary; pg-0 is fenced"));
 
-        // The former primary is ready again (rewound, following pg-2): it rejoins as a replica.
+        // The former primary is ready again (rewound, following pg-2, and its instance manager says so): it rejoins as a replica.
+        pg.annotatePod("pg-0", "postgres.runbook.dev/reported-role", "replica");
         await().atMost(TestCluster.CONVERGE).ignoreExceptions()
                 .until(() -> { simulated.podReady(pod("pg-0"), view.now()); return true; });
         Map<String, Object> healthy = awaitHealthy();

@@ -145,7 +145,8 @@ class PrimaryNodeLostIT {
         });
 
         // While its node is lost, pg-0 stays fenced although its pod still says Ready; once the node
-        // is back, it rejoins as a replica and the cluster is Healthy under pg-2.
+        // is back, it rejoins as a replica (its instance manager reports it follows pg-2) and the cluster is Healthy under pg-2.
+        pg.annotatePod("pg-0", "postgres.runbook.dev/reported-role", "replica");
         setNodeReady(lost, "True");
         Map<String, Object> back = await().atMost(TestCluster.CONVERGE).until(pg::getReportingRoles,
                 current -> "Healthy".equals(at(current, "status.phase")) && pg.roles().contains("pg-0=replica"));
