@@ -47,9 +47,15 @@ public final class AllowList {
     /** The defaults plus what the administrator added through the property or the environment. */
     public static AllowList standard() {
         List<String> entries = new ArrayList<>(defaults());
-        entries.addAll(split(System.getProperty(PROPERTY)));
-        entries.addAll(split(System.getenv(ENVIRONMENT)));
+        entries.addAll(administratorEntries());
         return new AllowList(entries);
+    }
+
+    /** What the administrator added through the property or the environment: handed on to a worker process. */
+    public static List<String> administratorEntries() {
+        List<String> entries = new ArrayList<>(split(System.getProperty(PROPERTY)));
+        entries.addAll(split(System.getenv(ENVIRONMENT)));
+        return entries;
     }
 
     /** The defaults and the given entries, in the syntax of {@code allow-list.txt}. */

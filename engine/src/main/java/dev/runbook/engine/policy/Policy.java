@@ -20,18 +20,31 @@ import java.util.Set;
  *                           {@code limits} section; the defaults where it does not): {@link #containment()}
  *                           applies the administrator's overrides
  * @param source             where the policy came from, for messages: a file, or "the default policy"
+ * @param isolation          where each channel's bundles run (its {@code isolation} section)
  */
 public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
-                     ContainmentLimits limits, String source) {
+                     ContainmentLimits limits, String source, Isolation isolation) {
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
 
     /** The policy when none is given: {@link BundlePolicy#DEFAULT} for every bundle. */
     public static final Policy DEFAULT = new Policy(BundlePolicy.DEFAULT, Map.of(), SYSTEM_NAMESPACES,
-            ContainmentLimits.defaults(), "the default policy");
+            ContainmentLimits.defaults(), "the default policy", Isolation.DEFAULT);
 
     public Policy {
         bundles = Map.copyOf(bundles);
         reservedNamespaces = Set.copyOf(reservedNamespaces);
+        if (isolation == null) isolation = Isolation.DEFAULT;
+    }
+
+    /** With the default {@link Isolation}. */
+    public Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
+                  ContainmentLimits limits, String source) {
+        this(defaults, bundles, reservedNamespaces, limits, source, Isolation.DEFAULT);
+    }
+
+    /** The same policy with another {@link Isolation}. */
+    public Policy withIsolation(Isolation other) {
+        return new Policy(defaults, bundles, reservedNamespaces, limits, source, other);
     }
 
     /**
@@ -50,7 +63,7 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy reserving(String namespace) {
         Set<String> reserved = new LinkedHashSet<>(reservedNamespaces);
         reserved.add(namespace);
-        return new Policy(defaults, bundles, reserved, limits, source);
+        return new Policy(defaults, bundles, reserved, limits, source, isolation);
     }
 
     /**

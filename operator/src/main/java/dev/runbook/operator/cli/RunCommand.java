@@ -1,6 +1,12 @@
 package dev.runbook.operator.cli;
 
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.decide.DecidingBundle;
+import dev.runbook.engine.policy.Isolation;
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.isolation.IsolatedBundle;
+import dev.runbook.operator.isolation.WorkerCheck;
+import dev.runbook.operator.isolation.WorkerLauncher;
 import dev.runbook.engine.compile.CompiledBundleCache;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.ReconcileThreads;
@@ -120,10 +126,24 @@ final class RunCommand implements Callable<Integer> {
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
         return Failures.guard(err, () -> {
             Policy policy = policyOption.policy();
-            List<CompiledBundle> compiled = new ArrayList<>();
+            WorkerCheck.requireWorkers(policy.isolation(), bundleConfigMaps, reconcileThreads);
+            List<DecidingBundle> compiled = new ArrayList<>();
             List<String> loadedLines = new ArrayList<>();
             for (Path bundle : bundles) {
                 long loading = System.nanoTime();
+                if (policy.isolation().images() == Isolation.Trust.ISOLATED) {
+                    IsolatedBundle isolated;
+                    try {
+                        var source = BundleLoader.load(bundle);
+                        isolated = IsolatedBundle.load(source, source.files(), policy,
+                                WorkerLauncher.of(policy.isolation(), reconcileThreads), false);
+                    } catch (BundleRefusedException e) {
+                        throw new IllegalArgumentException(e.describe(), e);
+                    }
+                    compiled.add(isolated);
+                    loadedLines.add("runbook: bundle " + isolated + " compiled in a worker process in " + since(loading));
+                    continue;
+                }
                 CompiledBundleCache.Loaded loaded = BundleArgument.loadCompilingApart(bundle);
                 compiled.add(loaded.bundle());
                 // Where start-up time goes (docs/performance.md): a compile costs seconds of CPU, a cached copy a second.
@@ -189,18 +209,23 @@ final class RunCommand implements Callable<Integer> {
         return policy.watchedNamespaces().orElse(Set.of());
     }
 
-    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, String home, OperatorEndpoints endpoints,
+    private void describe(java.io.PrintWriter out, List<DecidingBundle> compiled, String home, OperatorEndpoints endpoints,
                           Set<String> watched, Policy policy) {
         String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
-        for (CompiledBundle bundle : compiled) {
+        for (DecidingBundle bundle : compiled) {
             out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
-                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where);
+                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + (bundle.isolated() ? ", in a worker process" : "")
+                    + ") in " + where);
         }
         if (bundleConfigMaps) {
             out.println("runbook: running the bundles of ConfigMaps labelled runbook.dev/bundle in namespace " + home
                     + ", reloading on change");
         }
         out.println("runbook: checking every plan against " + policy.source() + " (docs/security.md)");
+        if (policy.isolation().usesWorkers()) {
+            out.println("runbook: bundles from ConfigMaps run " + policy.isolation().configMaps().word + ", from images "
+                    + policy.isolation().images().word + "; workers: " + policy.isolation().workerWord());
+        }
         if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
         if (endpoints != null) {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz");

@@ -1,9 +1,8 @@
 package dev.runbook.operator.cycle;
 
 import dev.runbook.engine.bundle.BundleSpec;
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.decide.Decision;
-import dev.runbook.engine.decide.DecisionCycle;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.policy.Policy;
@@ -98,7 +97,7 @@ public final class ReconcileCycle {
         String cycleId = Long.toString(CYCLE_IDS.incrementAndGet());
         // The one read of the active bundle: the whole cycle runs on it, whatever a reload does meanwhile.
         ActiveBundle.Loaded loaded = active.current();
-        CompiledBundle bundle = loaded.bundle();
+        DecidingBundle bundle = loaded.bundle();
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
         // The primary as this operator last wrote it, when the informer has not caught up with that write yet.
@@ -118,7 +117,7 @@ public final class ReconcileCycle {
             Switches switches = Switches.of(observation.primary(), spec);
             mode = switches.mode();
             paused = switches.paused();
-            decision = DecisionCycle.run(bundle, observation, policy);
+            decision = bundle.decide(observation, policy);
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {

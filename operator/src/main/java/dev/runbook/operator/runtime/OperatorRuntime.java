@@ -1,7 +1,7 @@
 package dev.runbook.operator.runtime;
 
 import dev.runbook.operator.concurrent.DaemonThreads;
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.controller.RunbookOperator;
@@ -56,16 +56,16 @@ public final class OperatorRuntime implements AutoCloseable {
      * @param presence         where an acting operator announces itself, to detect a second one; null for none
      * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
      */
-    public record Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
+    public record Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
                            Lease leaderElection, Policy policy, Presence presence, int reconcileThreads) {
         /** With {@link ReconcileThreads#byDefault()} threads per controller. */
-        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
+        public Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
                         Lease leaderElection, Policy policy, Presence presence) {
             this(bundles, namespaces, bundleNamespace, leaderElection, policy, presence, ReconcileThreads.byDefault());
         }
 
         /** Under {@link Policy#DEFAULT}, keeping no presence Lease. */
-        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
+        public Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
             this(bundles, namespaces, bundleNamespace, leaderElection, Policy.DEFAULT, null);
         }
     }
@@ -177,13 +177,13 @@ public final class OperatorRuntime implements AutoCloseable {
         // What was accepted before runs from the start: never the image's bundle in its place, not even briefly.
         List<LastAccepted.Restored> restored = settings.bundleNamespace() == null ? List.of()
                 : LastAccepted.restore(client, settings.bundleNamespace(), settings.policy());
-        Map<String, CompiledBundle> accepted = new LinkedHashMap<>();
+        Map<String, DecidingBundle> accepted = new LinkedHashMap<>();
         restored.forEach(r -> accepted.put(r.source(), r.bundle()));
         RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
                 settings.policy(), settings.reconcileThreads());
         starting.start(accepted);
         operator = starting;
-        for (CompiledBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
+        for (DecidingBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
         if (settings.bundleNamespace() != null) {
             reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock,
                     reloadHeartbeat);
@@ -218,7 +218,7 @@ public final class OperatorRuntime implements AutoCloseable {
             reloader = null;
         }
         if (operator != null) {
-            List<CompiledBundle> running = operator.bundles();
+            List<DecidingBundle> running = operator.bundles();
             try {
                 operator.close();
             } finally {

@@ -3,6 +3,7 @@ package dev.runbook.operator.runtime;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.record.CycleReport;
@@ -132,7 +133,7 @@ class AcceptanceIT {
         second.start();
 
         // The image's bundle runs again, and no copy is left behind.
-        assertThat(second.operator().orElseThrow().bundles()).extracting(CompiledBundle::version).containsExactly(image.version());
+        assertThat(second.operator().orElseThrow().bundles()).extracting(DecidingBundle::version).containsExactly(image.version());
         await().atMost(TestCluster.CONVERGE).until(() -> client.secrets().inNamespace(system)
                 .withName(AcceptedBundles.secretName(CONFIG_MAP)).get() == null);
         greeted.patchCounter(WEB_APPS, "shop", "4");
