@@ -130,6 +130,9 @@ public final class IsolatedBundle implements DecidingBundle {
         return new Decision(name(), version, observation.now(), decided.firings(), actions, problems);
     }
 
+    /** Why its worker died, or null while it lives. */
+    String workerDeath() { return session.death(); }
+
     /** Stops the worker once the cycles running on it have finished (a reload replaced the bundle, say). */
     @Override
     public void close() {

@@ -179,6 +179,11 @@ final class WorkerSession implements AutoCloseable {
         }
     }
 
+    /** Why the current worker died, or null while it lives (for tests and messages). */
+    synchronized String death() {
+        return worker == null ? lastDeath : worker.death();
+    }
+
     /** Kills the worker once no cycle runs on it any more. */
     void retire() {
         retired = true;
