@@ -5,8 +5,10 @@ import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.containment.AllowList;
 import dev.runbook.engine.containment.CodeContainment;
-import dev.runbook.engine.containment.ExpressionContainment;
-import dev.runbook.engine.containment.FirstLineChecks;
+import dev.runbook.engine.containment.ParsedDrl;
+import dev.runbook.engine.containment.RuleTreeCheck;
+import dev.runbook.engine.containment.TemplateCheck;
+import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateRenderer;
@@ -25,7 +27,6 @@ import org.kie.internal.builder.KnowledgeBuilderResult;
 import org.kie.internal.builder.ResultSeverity;
 import org.kie.internal.io.ResourceFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -54,8 +55,9 @@ public final class BundleCompiler {
         List<Problem> warnings = new ArrayList<>();
         Map<String, String> templateFiles = source.filesUnder(TemplateSet.DIRECTORY, ".yaml");
         TemplateSet templates = TemplateSet.compile(templateFiles, errors);
-        if (FirstLineChecks.enabled()) {
-            errors.addAll(ExpressionContainment.checkTemplates(templateFiles, AllowList.standard(), TemplateRenderer.VARIABLES));
+        if (FirstLine.enabled()) {
+            errors.addAll(TemplateCheck.check(templateFiles, templates.compiled(), TemplateSet.DIRECTORY, AllowList.standard(),
+                    TemplateRenderer.VARIABLES));
         }
 
         InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
@@ -74,10 +76,12 @@ public final class BundleCompiler {
      */
     public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, List<Problem> errors, List<Problem> warnings) {
         int before = errors.size();
-        // Conditions are MVEL, interpreted: checked as written, before anything compiles them.
+        List<ParsedDrl> parsed = DrlParsing.parse(drl, errors);
+        if (parsed == null) return null;
+        // Conditions are MVEL, interpreted, and some parts are evaluated while Drools builds: checked first, on the parse tree.
         AllowList allowList = AllowList.standard();
-        boolean checked = FirstLineChecks.enabled();
-        List<Problem> uncontained = checked ? ExpressionContainment.checkRules(drl, allowList) : List.of();
+        boolean firstLine = FirstLine.enabled();
+        List<Problem> uncontained = firstLine ? RuleTreeCheck.check(parsed, allowList) : List.of();
         if (!uncontained.isEmpty()) {
             errors.addAll(uncontained);
             return null;
@@ -85,19 +89,15 @@ public final class BundleCompiler {
         KnowledgeBuilderConfiguration configuration = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(
                 null, BundleCompiler.class.getClassLoader());
         KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(configuration);
-        // One batch, so that a type declared in one file is known to rules in every other file.
+        // One batch, so that a type declared in one file is known to rules in every other file. Drools builds the
+        // trees that were checked, not the text again.
         CompositeKnowledgeBuilder batch = builder.batch();
-        drl.forEach((path, text) -> batch.add(
-                ResourceFactory.newByteArrayResource(text.getBytes(StandardCharsets.UTF_8)).setSourcePath(path),
-                ResourceType.DRL));
+        parsed.forEach(file -> batch.add(ResourceFactory.newDescrResource(file.descr()).setSourcePath(file.file()), ResourceType.DESCR));
         batch.build();
         List<Problem> found = new ArrayList<>();
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.ERROR)) {
             found.add(DrlProblems.of(result, drl));
         }
-        // Drools follows a parse error with "Parser returned a null Package" for the same file: say it once.
-        found.removeIf(p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
-                && found.stream().anyMatch(other -> other.file().equals(p.file()) && other.line() > 0));
         errors.addAll(found);
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
@@ -105,7 +105,7 @@ public final class BundleCompiler {
         if (errors.size() > before) return null;
         // Nothing of the bundle's code has run yet: check it, and bound it, before a KieBase defines it.
         Collection<KiePackage> packages = builder.getKnowledgePackages();
-        List<Problem> refused = checked ? CodeContainment.check(packages, drl, allowList) : List.of();
+        List<Problem> refused = firstLine ? CodeContainment.check(packages, drl, allowList) : List.of();
         if (!refused.isEmpty()) {
             errors.addAll(refused);
             return null;

@@ -1,6 +1,7 @@
 package dev.runbook.engine.compile;
 
 import dev.runbook.engine.bundle.BundleSource;
+import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.files.FileTrees;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
@@ -93,10 +94,13 @@ public final class CompileProcess {
     static List<String> command(Path cacheDirectory, Path request, Path result) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        return List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Xmx" + Runtime.getRuntime().maxMemory(),
-                "-cp", System.getProperty("java.class.path"), CompileProcess.class.getName(),
-                cacheDirectory.toString(), request.toString(), result.toString());
+        List<String> command = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xmx" + Runtime.getRuntime().maxMemory()));
+        // The child compiles as this process would: with the first-line checks off only where a test turned them off here.
+        if (!FirstLine.enabled()) command.add("-D" + FirstLine.PROPERTY + "=off");
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CompileProcess.class.getName(),
+                cacheDirectory.toString(), request.toString(), result.toString()));
+        return command;
     }
 
     /** The child: {@code CACHE_DIR SOURCE_FILE PROBLEMS_FILE}; exit 0 stored, 2 the bundle's problems, else not stored. */

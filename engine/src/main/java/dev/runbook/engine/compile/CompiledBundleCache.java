@@ -3,6 +3,7 @@ package dev.runbook.engine.compile;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.containment.CodeContainment;
+import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.template.TemplateSet;
@@ -165,6 +166,8 @@ public final class CompiledBundleCache {
         MessageDigest digest = sha256();
         update(digest, FORMAT);
         update(digest, engineBuild());
+        // A test may compile with the first-line checks off: what that stores is never read with them on.
+        update(digest, FirstLine.enabled() ? "checked" : "unchecked");
         source.files().forEach((path, text) -> {
             update(digest, path);
             update(digest, text);

@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * Which classes and members code in a bundle may use. Everything not listed is refused. The
  * defaults are in {@code allow-list.txt} next to this class (its header explains the syntax); an
- * administrator adds entries with {@value #PROPERTY} or {@value #ENVIRONMENT}. Immutable.
+ * administrator adds entries with {@value #PROPERTY} or {@value #ENVIRONMENT}. Every class is named:
+ * a package wildcard ({@code a.b.*}, {@code a.b..}) is refused wherever it is written. Immutable.
  */
 public final class AllowList {
     public static final String PROPERTY = "runbook.containment.allow";
@@ -21,34 +22,40 @@ public final class AllowList {
     private static final String ANY = "*";
 
     private final Set<String> classes = new HashSet<>();
-    private final Set<String> packages = new HashSet<>();
-    private final List<String> packageTrees = new ArrayList<>();
     private final Set<String> members = new HashSet<>();
     private final Set<String> deniedMembers = new HashSet<>();
 
-    private AllowList(List<String> entries) {
+    private AllowList() {}
+
+    /**
+     * Adds the entries of {@code source} (named in the message of a refused entry).
+     *
+     * @throws IllegalArgumentException for a package wildcard
+     */
+    private AllowList add(List<String> entries, String source) {
         for (String raw : entries) {
             String entry = raw.strip();
             if (entry.isEmpty() || entry.startsWith("#")) continue;
             if (entry.startsWith("!")) {
                 deniedMembers.add(entry.substring(1));
+            } else if (entry.endsWith(".*") || entry.endsWith("..")) {
+                throw new IllegalArgumentException(source + ": the allow-list entry " + entry + " is a package wildcard, "
+                        + "which is not allowed: name each class (a.b.C) or member (a.b.C#m), so that no class is allowed "
+                        + "without a decision (see docs/security.md, \"Extending the allow-list\")");
             } else if (entry.contains("#")) {
                 members.add(entry);
-            } else if (entry.endsWith("..")) {
-                packageTrees.add(entry.substring(0, entry.length() - 1));
-            } else if (entry.endsWith(".*")) {
-                packages.add(entry.substring(0, entry.length() - 2));
             } else {
                 classes.add(entry);
             }
         }
+        return this;
     }
 
     /** The defaults plus what the administrator added through the property or the environment. */
     public static AllowList standard() {
-        List<String> entries = new ArrayList<>(defaults());
-        entries.addAll(administratorEntries());
-        return new AllowList(entries);
+        return new AllowList().add(defaults(), "allow-list.txt")
+                .add(split(System.getProperty(PROPERTY)), "the system property " + PROPERTY)
+                .add(split(System.getenv(ENVIRONMENT)), "the environment variable " + ENVIRONMENT);
     }
 
     /** What the administrator added through the property or the environment: handed on to a worker process. */
@@ -60,9 +67,7 @@ public final class AllowList {
 
     /** The defaults and the given entries, in the syntax of {@code allow-list.txt}. */
     public static AllowList of(List<String> extra) {
-        List<String> entries = new ArrayList<>(defaults());
-        entries.addAll(extra);
-        return new AllowList(entries);
+        return new AllowList().add(defaults(), "allow-list.txt").add(extra, "the given entries");
     }
 
     private static List<String> split(String value) {
@@ -82,14 +87,7 @@ public final class AllowList {
     public boolean permitsClass(String className) {
         String outer = outerClass(className);
         if (deniedMembers.contains(outer + "#" + ANY)) return false;
-        if (classes.contains(outer)) return true;
-        int dot = outer.lastIndexOf('.');
-        String pkg = dot < 0 ? "" : outer.substring(0, dot);
-        if (packages.contains(pkg)) return true;
-        for (String tree : packageTrees) {
-            if (outer.startsWith(tree) || pkg.equals(tree.substring(0, tree.length() - 1))) return true;
-        }
-        return false;
+        return classes.contains(outer);
     }
 
     /** Whether code may call the method or read the field {@code member} of {@code className}. */
@@ -105,6 +103,11 @@ public final class AllowList {
         String prefix = outerClass(className) + "#";
         for (String member : members) if (member.startsWith(prefix)) return true;
         return false;
+    }
+
+    /** Every class named whole (not by a member only), for the test that the vocabulary is listed. */
+    public Set<String> classes() {
+        return Set.copyOf(classes);
     }
 
     /** Whether {@code member} is refused on every class (e.g. {@code getClass}). */

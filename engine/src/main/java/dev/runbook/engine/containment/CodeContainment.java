@@ -8,9 +8,9 @@ import org.kie.internal.conf.ConstraintJittingThresholdOption;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Checks the bytecode a bundle's DRL compiled to, and the names MVEL will resolve its conditions
@@ -24,13 +24,22 @@ public final class CodeContainment {
     /** Every use of something not allowed, as {@code rules/x.drl:LINE:COL: ...}; empty when all is allowed. */
     public static List<Problem> check(Collection<KiePackage> packages, Map<String, String> drl, AllowList allowList) {
         List<Problem> problems = new ArrayList<>();
+        List<CompiledCode> compiled = new ArrayList<>();
+        Map<String, byte[]> bytecode = new HashMap<>();
         for (KiePackage kiePackage : packages) {
             CompiledCode code = new CompiledCode((InternalKnowledgePackage) kiePackage);
+            compiled.add(code);
+            bytecode.putAll(code.ownBytecode());
+        }
+        problems.addAll(DeclaredSupertypes.check(packages, drl));
+        // The bundle's classes across its packages: a function of one package is called from another's rules.
+        OwnClasses own = new OwnClasses(bytecode);
+        MemberOrigin origin = new MemberOrigin(CodeContainment.class.getClassLoader());
+        for (CompiledCode code : compiled) {
             if (code.isEmpty()) continue;
-            Set<String> own = code.ownClasses();
             code.classes().forEach((resource, bytes) -> {
                 String internalName = resource.substring(0, resource.length() - ".class".length());
-                var check = new BytecodeCheck(allowList, own, code.isDroolsInvoker(internalName));
+                var check = new BytecodeCheck(allowList, own, origin, code.isDroolsInvoker(internalName));
                 for (BytecodeCheck.Finding finding : check.check(bytes)) {
                     problems.add(locate(code, finding, drl));
                 }
@@ -73,18 +82,13 @@ public final class CodeContainment {
     private static Problem locate(CompiledCode code, BytecodeCheck.Finding finding, Map<String, String> drl) {
         String file = code.file(finding.className(), drl);
         int line = code.drlLine(finding.className(), finding.javaLine());
-        String memberName = finding.member().substring(finding.member().lastIndexOf('.') + 1);
-        if (memberName.equals("<init>")) {
-            String owner = finding.member().substring(0, finding.member().lastIndexOf('.'));
-            memberName = owner.substring(owner.lastIndexOf('.') + 1);
-        }
         String message = finding.member() + " is " + (finding.reason().startsWith("not on")
                 ? "not allowed in rules: " + finding.reason() + " (see docs/security.md for what rules may call)"
                 : "not allowed in rules: " + finding.reason());
-        if (file == null) file = fileMentioning(drl, memberName);
+        if (file == null) file = fileMentioning(drl, finding.near());
         if (file == null) return Problem.inFile("rules/", message);
         String source = drl.get(file);
-        int[] at = source == null ? new int[] {line, 0} : SourcePosition.find(source, line, memberName);
+        int[] at = source == null ? new int[] {line, 0} : SourcePosition.find(source, line, finding.near());
         return new Problem(file, at[0], at[1], message);
     }
 }

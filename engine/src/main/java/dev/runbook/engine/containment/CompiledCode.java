@@ -8,7 +8,8 @@ import org.drools.base.rule.TypeDeclaration;
 import org.drools.core.rule.JavaDialectRuntimeData;
 import org.kie.api.definition.rule.Rule;
 
-import java.util.HashSet;
+import java.lang.reflect.Field;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,7 @@ import java.util.regex.Pattern;
 final class CompiledCode {
     private final InternalKnowledgePackage pkg;
     private final JavaDialectRuntimeData data;
+    private Set<String> invokers;
 
     CompiledCode(InternalKnowledgePackage pkg) {
         this.pkg = pkg;
@@ -37,22 +39,49 @@ final class CompiledCode {
 
     /** Internal names of the classes a bundle's code may call: its compiled code and declared types. */
     Set<String> ownClasses() {
-        Set<String> own = new HashSet<>();
-        for (String resource : data.getStore().keySet()) own.add(resource.substring(0, resource.length() - ".class".length()));
+        return ownBytecode().keySet();
+    }
+
+    /**
+     * The bytecode of the package's own classes by internal name: its compiled code (consequences, evals,
+     * functions, Drools' invokers) and the classes Drools generated for its declared types.
+     */
+    Map<String, byte[]> ownBytecode() {
+        Map<String, byte[]> own = new HashMap<>();
+        data.getStore().forEach((resource, bytes) -> own.put(resource.substring(0, resource.length() - ".class".length()), bytes));
         for (TypeDeclaration type : pkg.getTypeDeclarations().values()) {
-            if (type.getTypeClassName() != null) own.add(type.getTypeClassName().replace('.', '/'));
+            if (type.getTypeClassName() == null) continue;
+            String internalName = type.getTypeClassName().replace('.', '/');
+            byte[] bytes = data.getClassDefinition(internalName + ".class");
+            if (bytes != null) own.put(internalName, bytes);
         }
         return own;
     }
 
-    /** Whether the class is one of Drools' generated invokers, which hold no code of the bundle's. */
+    /**
+     * Whether Drools generated the class as one of its invokers (the classes that call a rule's code from
+     * Drools' runtime and hold none of the bundle's own): the classes Drools registered to wire into the
+     * rules when it generated them, by their exact names. A class the bundle's code declares, whatever
+     * its name, is not among them.
+     */
     boolean isDroolsInvoker(String internalName) {
-        String outer = outer(internalName).replace('/', '.');
-        for (Function f : pkg.getFunctions().values()) {
-            if (f.getClassName().equals(outer)) return false;
+        return invokers().contains(internalName.replace('/', '.'));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Set<String> invokers() {
+        if (invokers == null) {
+            try {
+                Field lookups = JavaDialectRuntimeData.class.getDeclaredField("invokerLookups");
+                lookups.setAccessible(true);
+                invokers = Set.copyOf(((Map<String, ?>) lookups.get(data)).keySet());
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // A Drools that keeps them elsewhere must stop the compile here, never pass a bundle's class off as its own.
+                throw new IllegalStateException("the Drools in use keeps no invokerLookups in JavaDialectRuntimeData: "
+                        + "the containment check cannot tell its generated invokers from a bundle's code", e);
+            }
         }
-        // Drools' invokers hold no code of the bundle's, except inline accumulate code, refused earlier.
-        return internalName.endsWith("Invoker");
+        return invokers;
     }
 
     /** Replaces a class's bytecode; the KieBase defines classes from the store. */

@@ -36,6 +36,8 @@ final class MvelExpressionCheck {
     private static final Map<String, Class<?>> ACCUMULATE = Map.of("count", Long.class, "sum", Number.class,
             "average", Number.class, "min", Number.class, "max", Number.class, "collectList", List.class,
             "collectSet", Set.class, "variance", Number.class, "standardDeviation", Number.class);
+    /** Methods whose first argument is a regular expression, on String and (static) on Pattern. */
+    private static final Set<String> REGEX_METHODS = Set.of("matches", "replaceAll", "replaceFirst", "split", "compile");
 
     private final AllowList allowList;
     /** Templates: one expression, no statements; DRL conditions use ';' between accumulate's parts. */
@@ -51,6 +53,26 @@ final class MvelExpressionCheck {
         this.classes = classes;
         this.declared = declared;
         this.members = members;
+    }
+
+    /** What rules are told about a finding. */
+    static String message(Finding f) {
+        return f.reason().startsWith("not on")
+                ? f.what() + " is not allowed in rules: not on the allow-list (see docs/security.md for what rules may call)"
+                : f.what() + ": " + f.reason();
+    }
+
+    /** The class an accumulate function's result is, or null when it is none of Drools' own functions. */
+    static Class<?> accumulateFunction(String name) {
+        return ACCUMULATE.get(name);
+    }
+
+    static String accumulateFunctions() {
+        return String.join(", ", new java.util.TreeSet<>(ACCUMULATE.keySet()));
+    }
+
+    boolean permitsType(Class<?> type) {
+        return allowList.permitsType(type.getName());
     }
 
     List<Finding> check(String expression, MvelScope scope) {
@@ -90,6 +112,11 @@ final class MvelExpressionCheck {
                 binding = null;
                 continue;
             }
+            if (c == '~' && i + 1 < to && text.charAt(i + 1) == '=') {
+                findings.add(new Finding(i, "~=", "MVEL's regular expression operator is not allowed in rules: use matches with a string literal"));
+                i += 2;
+                continue;
+            }
             if (oneExpression && (c == ';' || c == '{' || c == '}')) {
                 findings.add(new Finding(i, String.valueOf(c), "a condition or template expression is one expression, not a block of statements"));
                 i++;
@@ -105,8 +132,19 @@ final class MvelExpressionCheck {
                     i = colon;
                     continue;
                 }
+                if (root.equals("new") && chain.steps().size() == 1 && oneExpression) {
+                    findings.add(new Finding(chain.steps().get(0).offset(), "new", "'new' is not allowed in a template "
+                            + "expression: a template reads values, it creates nothing (an array of any size would be allocated "
+                            + "while the bundle renders)"));
+                    constructor = true;
+                    continue;
+                }
                 if (root.equals("new") && chain.steps().size() == 1) {
                     constructor = true;
+                    continue;
+                }
+                if (root.equals("matches") && chain.steps().size() == 1 && scope.variable(root) == null) {
+                    regexOperand(text, i, to, findings); // name matches "regex": matched inside Drools, where no budget reaches
                     continue;
                 }
                 last = evaluate(text, chain, scope, constructor, findings);
@@ -218,12 +256,59 @@ final class MvelExpressionCheck {
             int before = findings.size();
             arguments(text, step, scope, findings);
             if (findings.size() > before) return new StaticType.Unknown("a refused argument"); // said once, where it is
+            if (step.call() && REGEX_METHODS.contains(step.name()) && takesRegex(type, step.name())) {
+                regexArgument(text, step, findings);
+            }
             MemberResolver.Result result = step.index() ? members.index(type)
                     : step.call() ? members.call(type, step.name(), step.arity()) : members.property(type, step.name());
             if (refused(result, step, findings)) return new StaticType.Unknown("a refused member");
             type = result.type();
         }
         return type;
+    }
+
+    /** Whether {@code name} called on {@code type} takes a regular expression first: String's, or Pattern's static ones. */
+    private static boolean takesRegex(StaticType type, String name) {
+        if (type instanceof StaticType.Union union) return union.members().stream().anyMatch(t -> takesRegex(t, name));
+        if (type instanceof StaticType.Known known) return known.raw() == String.class && !name.equals("compile");
+        return type instanceof StaticType.ClassRef ref && ref.raw() == java.util.regex.Pattern.class
+                && (name.equals("compile") || name.equals("matches"));
+    }
+
+    /** The operand after {@code matches} at {@code i}: a string literal of an allowed shape. */
+    private void regexOperand(String text, int i, int to, List<Finding> findings) {
+        int j = i;
+        while (j < to && Character.isWhitespace(text.charAt(j))) j++;
+        regexLiteral(text, j, to, findings);
+    }
+
+    private void regexArgument(String text, MvelChain.Step step, List<Finding> findings) {
+        int j = step.argsFrom();
+        while (j < step.argsTo() && Character.isWhitespace(text.charAt(j))) j++;
+        regexLiteral(text, j, step.argsTo(), findings);
+    }
+
+    /**
+     * A regular expression in MVEL is matched inside a JDK call that no budget check reaches: it must be
+     * a string literal ({@link RegexShape} then refuses the shapes that backtrack for ages).
+     */
+    private void regexLiteral(String text, int at, int to, List<Finding> findings) {
+        char quote = at < to ? text.charAt(at) : 0;
+        int end = quote == '"' || quote == '\'' ? MvelChain.skipString(text, at) : -1;
+        int after = Math.max(end, at);
+        while (after < to && Character.isWhitespace(text.charAt(after))) after++;
+        boolean literal = end > at && (after >= to || "+.[".indexOf(text.charAt(after)) < 0);
+        if (!literal) {
+            findings.add(new Finding(at, "a computed regular expression", "a regular expression in a condition or a template "
+                    + "must be a string literal (it is matched where no budget reaches); match a computed one in a DRL function"));
+            return;
+        }
+        String regex = text.substring(at + 1, end - 1).replace("\\\\", "\\"); // DRL strings escape a backslash
+        String problem = RegexShape.problem(regex);
+        if (problem != null) {
+            findings.add(new Finding(at, "the regular expression " + text.substring(at, end), "not allowed in rules: it has "
+                    + problem + ", which can make matching take exponential time; write it without"));
+        }
     }
 
     private boolean refused(MemberResolver.Result result, MvelChain.Step step, List<Finding> findings) {

@@ -49,6 +49,9 @@ public final class TemplateSet {
 
     public Set<String> names() { return compiled.keySet(); }
 
+    /** The compiled templates by name, as they render: what the containment check reads. */
+    public Map<String, CompiledTemplate> compiled() { return compiled; }
+
     CompiledTemplate get(String name) { return compiled.get(name); }
 
     RenderCache cache() { return cache; }

@@ -53,7 +53,7 @@ class CodeContainmentTest {
             class-loader-in-constraint | 7  | getClass
             exec-in-from               | 8  | Runtime
             mvel-consequence           | 6  | dialect
-            exec-in-declared-default   | 6  | java.lang.Runtime
+            exec-in-declared-default   | 6  | a declared field's default is evaluated by MVEL
             exec-in-salience           | 6  | java.lang.System
             class-literal-reflection   | 7  | getSuperclass
             reflect-array-in-constraint | 7 | java.lang.reflect.Array

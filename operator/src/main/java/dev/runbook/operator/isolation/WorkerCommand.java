@@ -1,7 +1,7 @@
 package dev.runbook.operator.isolation;
 
 import dev.runbook.engine.containment.AllowList;
-import dev.runbook.engine.containment.FirstLineChecks;
+import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.policy.Isolation;
 
 import java.nio.file.Files;
@@ -81,7 +81,7 @@ final class WorkerCommand {
         // What the administrator set for rule code, handed on: the worker's environment is empty.
         String allow = String.join(",", AllowList.administratorEntries());
         if (!allow.isEmpty()) jvm.add("-D" + AllowList.PROPERTY + "=" + allow);
-        forward(jvm, FirstLineChecks.PROPERTY);
+        forward(jvm, FirstLine.PROPERTY);
         forward(jvm, "runbook.budgetClock");
         jvm.add("-cp");
         jvm.add(String.join(":", WorkerClassPath.entries()));

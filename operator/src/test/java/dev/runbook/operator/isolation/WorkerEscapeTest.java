@@ -4,7 +4,7 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.containment.ContainmentLimits;
-import dev.runbook.engine.containment.FirstLineChecks;
+import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.Observation;
@@ -60,7 +60,7 @@ class WorkerEscapeTest {
 
     @BeforeAll
     static void firstLineChecksOffAndCredentialsInPlain() throws IOException {
-        System.setProperty(FirstLineChecks.PROPERTY, "off");
+        System.setProperty(FirstLine.PROPERTY, "off");
         // The operator's credentials, readable by any user: only the sandbox's view of the files keeps them out.
         credentials = Files.createDirectories(ProjectFiles.of("operator/target").resolve("escape-" + UUID.randomUUID()));
         Files.setPosixFilePermissions(credentials, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -72,7 +72,7 @@ class WorkerEscapeTest {
 
     @AfterAll
     static void firstLineChecksOn() {
-        System.clearProperty(FirstLineChecks.PROPERTY);
+        System.clearProperty(FirstLine.PROPERTY);
     }
 
     @AfterEach
@@ -82,12 +82,12 @@ class WorkerEscapeTest {
 
     @Test
     void withTheChecksOnTheProbeIsRefusedAtItsFirstLine() {
-        System.clearProperty(FirstLineChecks.PROPERTY);
+        System.clearProperty(FirstLine.PROPERTY);
         try {
             var refusal = catchThrowableOfType(InvalidInputException.class, () -> BundleCompiler.compile(BundleLoader.load(ESCAPE.resolve("probe"))));
             assertThat(refusal.getProblems()).anySatisfy(p -> assertThat(p.toString()).startsWith("rules/probe.drl:"));
         } finally {
-            System.setProperty(FirstLineChecks.PROPERTY, "off");
+            System.setProperty(FirstLine.PROPERTY, "off");
         }
     }
 
