@@ -29,7 +29,6 @@ import org.kie.internal.io.ResourceFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -61,10 +60,7 @@ public final class BundleCompiler {
         }
 
         InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
-        if (!errors.isEmpty()) {
-            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
-            throw new InvalidInputException(errors);
-        }
+        if (!errors.isEmpty()) throw new InvalidInputException(ordered(errors));
         return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
     }
 
@@ -94,11 +90,7 @@ public final class BundleCompiler {
         CompositeKnowledgeBuilder batch = builder.batch();
         parsed.forEach(file -> batch.add(ResourceFactory.newDescrResource(file.descr()).setSourcePath(file.file()), ResourceType.DESCR));
         batch.build();
-        List<Problem> found = new ArrayList<>();
-        for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.ERROR)) {
-            found.add(DrlProblems.of(result, drl));
-        }
-        errors.addAll(found);
+        errors.addAll(DrlProblems.errors(builder.getResults(ResultSeverity.ERROR), drl));
         for (KnowledgeBuilderResult result : builder.getResults(ResultSeverity.WARNING)) {
             warnings.add(DrlProblems.of(result, drl));
         }
@@ -115,6 +107,11 @@ public final class BundleCompiler {
                 CodeContainment.withoutJitting(RuleBaseFactory.newKnowledgeBaseConfiguration()));
         kieBase.addPackages(packages);
         return kieBase;
+    }
+
+    /** A compile's problems in the order a reader needs them: the cause first (see {@link DrlProblems#ordered}). */
+    public static List<Problem> ordered(List<Problem> problems) {
+        return DrlProblems.ordered(problems);
     }
 
     private static String required(BundleSource source, String path) {

@@ -179,7 +179,7 @@ public final class CompiledBundleCache {
      * This engine build: where its classes come from, with size and time, so that a rebuilt jar (a new
      * version, or a development build of the same version) never reads what another build stored.
      */
-    static String engineBuild() {
+    public static String engineBuild() {
         try {
             Path code = Path.of(BundleCompiler.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path identity = Files.isDirectory(code)

@@ -5,8 +5,12 @@ import org.drools.drl.parser.ParserError;
 import org.kie.internal.builder.KnowledgeBuilderResult;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,7 +27,52 @@ final class DrlProblems {
     private static final Pattern UNABLE_TO_RESOLVE = Pattern.compile("(?:field|method|Unable to resolve ObjectType|"
             + "unable to resolve type|cannot be resolved)\\W+([A-Za-z_$][\\w$]*)", Pattern.CASE_INSENSITIVE);
 
+    /** The one line that stands for the knock-on errors of a parse error. */
+    private static final Pattern KNOCK_ON = Pattern.compile("and \\d+ more errors? in .*");
+
     private DrlProblems() {}
+
+    /**
+     * Drools' errors as problems, the cause first. When a file does not parse, Drools drops what the
+     * package declares, and every rule of the other files that uses a declared type, a function or a
+     * binding from it fails as well, often without a line: hundreds of errors, the real one among them.
+     * So when there are parse errors they are the problems, and everything else is said in one line
+     * after them: how many more, in which files, and to compile again once the parse errors are fixed.
+     */
+    static List<Problem> errors(Collection<KnowledgeBuilderResult> results, Map<String, String> sources) {
+        List<Problem> parse = new ArrayList<>();
+        List<Problem> other = new ArrayList<>();
+        for (KnowledgeBuilderResult result : results) {
+            (result instanceof ParserError ? parse : other).add(of(result, sources));
+        }
+        // Drools follows a parse error with "Parser returned a null Package" for the same file: say it once.
+        java.util.function.Predicate<Problem> repeated = p -> p.line() == 0 && p.message().startsWith("Parser returned a null Package")
+                && parse.stream().anyMatch(error -> error.file().equals(p.file()) && error.line() > 0);
+        parse.removeIf(repeated);
+        other.removeIf(repeated);
+        if (parse.isEmpty() || other.isEmpty()) {
+            parse.addAll(other);
+            return parse;
+        }
+        Set<String> files = new TreeSet<>();
+        other.forEach(p -> files.add(p.file()));
+        parse.add(Problem.inFile(parse.get(0).file(), "and " + other.size() + " more error" + (other.size() == 1 ? "" : "s")
+                + " in " + String.join(", ", files) + ", which may only follow from the parse error" + (parse.size() == 1 ? "" : "s")
+                + " above (a file that does not parse declares nothing): fix " + (parse.size() == 1 ? "it" : "them") + " first"));
+        return parse;
+    }
+
+    /**
+     * Problems in the order a reader needs them: those at a place ({@code file:line}) by file and line,
+     * then those known only by their file, and last the line that summarises knock-on errors.
+     */
+    static List<Problem> ordered(List<Problem> problems) {
+        List<Problem> sorted = new ArrayList<>(problems);
+        sorted.sort(Comparator.comparing((Problem p) -> p.line() == 0 && KNOCK_ON.matcher(p.message()).matches())
+                .thenComparing(p -> p.line() == 0)
+                .thenComparing(Problem::file).thenComparingInt(Problem::line).thenComparingInt(Problem::column));
+        return sorted;
+    }
 
     static Problem of(KnowledgeBuilderResult result, Map<String, String> sources) {
         String file = result.getResource() == null || result.getResource().getSourcePath() == null

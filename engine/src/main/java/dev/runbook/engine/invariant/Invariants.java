@@ -77,8 +77,7 @@ public final class Invariants {
         List<Problem> errors = new ArrayList<>();
         KieBase kieBase = BundleCompiler.knowledgeBase(drl, errors, new ArrayList<>());
         if (kieBase == null) {
-            errors.sort(Comparator.comparing(Problem::file).thenComparingInt(Problem::line));
-            throw new InvalidInputException(errors);
+            throw new InvalidInputException(BundleCompiler.ordered(errors));
         }
         List<String> names = new ArrayList<>();
         kieBase.getKiePackages().forEach(p -> p.getRules().forEach(r -> names.add(r.getName())));

@@ -16,10 +16,11 @@ import java.util.TreeSet;
  * @param kinds          the namespaced kinds its actions may write, as the policy names them; the
  *                       declared ones qualified by their bundle.yaml group
  * @param protectedKinds bundle.yaml's {@code limits.protectedKinds}: never written, whatever their group
+ * @param scenarios      the primary's namespace stands for one the policy grants ({@link Policy#forScenarios()})
  */
 public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundleAllowsOtherNamespaces,
                               Set<KindName> kinds, Set<KindName> clusterScoped, Set<String> protectedKinds,
-                              Set<String> reservedNamespaces, String policySource) {
+                              Set<String> reservedNamespaces, String policySource, boolean scenarios) {
 
     public static EffectiveLimits of(BundleSpec spec, Policy policy) {
         Computed computed = last;
@@ -44,7 +45,7 @@ public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundle
         Set<KindName> clusterScoped = new LinkedHashSet<>(parsed(granted.clusterScoped()));
         if (!spec.primary().namespaced()) clusterScoped.add(KindName.of(spec.primary().kind().kind(), spec.primary().kind().group()));
         return new EffectiveLimits(spec.name(), granted, spec.limits().anyNamespace(), sorted(kinds), sorted(clusterScoped),
-                Set.copyOf(spec.limits().protectedKinds()), policy.reservedNamespaces(), policy.source());
+                Set.copyOf(spec.limits().protectedKinds()), policy.reservedNamespaces(), policy.source(), policy.scenarios());
     }
 
     static Set<KindName> declaredKinds(BundleSpec spec) {
@@ -69,17 +70,31 @@ public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundle
         return java.util.Collections.unmodifiableSet(sorted);
     }
 
+    /** Whether the policy grants the bundle no namespace at all: it may act nowhere. */
+    public boolean grantsNoNamespace() {
+        return !policy.namespaces().primary() && policy.namespaces().names().isEmpty();
+    }
+
     /** Null when an action may go to {@code namespace}; otherwise why not, and how to allow it. */
     public String namespaceRefusal(String namespace, String primaryNamespace) {
         BundlePolicy.Namespaces granted = policy.namespaces();
-        boolean byPolicy = granted.primary()
-                ? namespace.equals(primaryNamespace) && !reservedNamespaces.contains(namespace)
-                : granted.names().contains(namespace);
+        boolean own = namespace.equals(primaryNamespace);
+        boolean byPolicy;
+        if (granted.primary()) {
+            byPolicy = own && !reservedNamespaces.contains(namespace);
+        } else if (granted.names().contains(namespace)) {
+            byPolicy = true;
+        } else {
+            // A scenario's primary stands for a primary in a namespace the list grants (docs/security.md, "Vetting").
+            byPolicy = scenarios && own && !reservedNamespaces.contains(namespace) && !grantsNoNamespace();
+        }
         if (!byPolicy) {
-            String why = granted.primary() && namespace.equals(primaryNamespace)
+            String why = own && reservedNamespaces.contains(namespace) && (granted.primary() || scenarios)
                     ? "namespace " + namespace + " is reserved (" + new TreeSet<>(reservedNamespaces) + ") and "
                     : "namespace " + namespace + " is outside ";
-            return why + "what " + policySource + " grants bundle " + bundle + " (" + granted + "): an administrator "
+            String stand = scenarios && own && grantsNoNamespace() ? " (a scenario's primary stands for a namespace the "
+                    + "policy grants, and it grants none)" : "";
+            return why + "what " + policySource + " grants bundle " + bundle + " (" + granted + ")" + stand + ": an administrator "
                     + "grants namespaces in the policy file, under bundles." + bundle + ".namespaces (docs/security.md)";
         }
         if (!bundleAllowsOtherNamespaces && !namespace.equals(primaryNamespace)) {

@@ -20,15 +20,17 @@ import java.util.Set;
  *                           {@code limits} section; the defaults where it does not): {@link #containment()}
  *                           applies the administrator's overrides
  * @param source             where the policy came from, for messages: a file, or "the default policy"
+ * @param scenarios          whether plans are checked for scenarios ({@link #forScenarios()}), whose primary's
+ *                           namespace stands for one the policy grants
  * @param isolation          where each channel's bundles run (its {@code isolation} section)
  */
 public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
-                     ContainmentLimits limits, String source, Isolation isolation) {
+                     ContainmentLimits limits, String source, boolean scenarios, Isolation isolation) {
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
 
     /** The policy when none is given: {@link BundlePolicy#DEFAULT} for every bundle. */
     public static final Policy DEFAULT = new Policy(BundlePolicy.DEFAULT, Map.of(), SYSTEM_NAMESPACES,
-            ContainmentLimits.defaults(), "the default policy", Isolation.DEFAULT);
+            ContainmentLimits.defaults(), "the default policy");
 
     public Policy {
         bundles = Map.copyOf(bundles);
@@ -36,15 +38,28 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
         if (isolation == null) isolation = Isolation.DEFAULT;
     }
 
-    /** With the default {@link Isolation}. */
+    /** The policy as the operator applies it to the cluster's primaries, with the default {@link Isolation}. */
     public Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
                   ContainmentLimits limits, String source) {
-        this(defaults, bundles, reservedNamespaces, limits, source, Isolation.DEFAULT);
+        this(defaults, bundles, reservedNamespaces, limits, source, false, Isolation.DEFAULT);
     }
 
     /** The same policy with another {@link Isolation}. */
     public Policy withIsolation(Isolation other) {
-        return new Policy(defaults, bundles, reservedNamespaces, limits, source, other);
+        return new Policy(defaults, bundles, reservedNamespaces, limits, source, scenarios, other);
+    }
+
+    /**
+     * The same policy as a bundle's scenarios are checked against (vetting, {@code runbook test}). A
+     * scenario's objects are fixtures: their namespace was chosen by the bundle's author, not by the
+     * administrator, and the operator only ever sees a primary in a namespace it watches. So the
+     * namespace of a scenario's primary stands for one the policy grants the bundle: an action there
+     * passes when the policy grants the bundle any namespace that is not reserved. An action in another
+     * namespace, and every kind and cluster-scoped check, is checked exactly as in production
+     * (docs/security.md, "Vetting").
+     */
+    public Policy forScenarios() {
+        return scenarios ? this : new Policy(defaults, bundles, reservedNamespaces, limits, source, true, isolation);
     }
 
     /**
@@ -63,7 +78,7 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy reserving(String namespace) {
         Set<String> reserved = new LinkedHashSet<>(reservedNamespaces);
         reserved.add(namespace);
-        return new Policy(defaults, bundles, reserved, limits, source, isolation);
+        return new Policy(defaults, bundles, reserved, limits, source, scenarios, isolation);
     }
 
     /**

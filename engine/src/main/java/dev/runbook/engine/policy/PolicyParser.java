@@ -62,8 +62,19 @@ public final class PolicyParser {
         return parse(file.toString(), TextFiles.read(file, file.toString(), MAX_BYTES, "a policy file"));
     }
 
+    /** The policy in {@code text}: the policy file itself, or the ConfigMap manifest that holds it ({@link PolicyManifest}). */
     public static Policy parse(String file, String text) {
         YamlMap root = YamlMap.root(file, YamlFile.document(file, text));
+        if (!PolicyManifest.isManifest(root)) return policy(file, root);
+        PolicyManifest.Embedded embedded = PolicyManifest.embedded(file, root, text);
+        try {
+            return policy(file, YamlMap.root(file, YamlFile.document(file, embedded.text())));
+        } catch (InvalidInputException e) {
+            throw PolicyManifest.placed(file, embedded, e);
+        }
+    }
+
+    private static Policy policy(String file, YamlMap root) {
         root.allowOnly("defaults", "bundles", "limits", Isolation.KEY);
         YamlMap defaultsMap = root.map("defaults");
         BundlePolicy defaults = defaultsMap == null ? BundlePolicy.DEFAULT : section(defaultsMap, BundlePolicy.DEFAULT);
@@ -78,7 +89,7 @@ public final class PolicyParser {
                 bundles.put(name, entry == null ? defaults : section(entry, defaults));
             }
         }
-        return new Policy(defaults, bundles, Policy.SYSTEM_NAMESPACES, limits(root.map("limits")), file,
+        return new Policy(defaults, bundles, Policy.SYSTEM_NAMESPACES, limits(root.map("limits")), file, false,
                 isolation(root.map(Isolation.KEY)));
     }
 

@@ -42,12 +42,13 @@ public final class ScenarioRunner {
     /**
      * @param stopwatch  measures how long a scenario took, for reports only
      * @param invariants checked after every cycle of every scenario (the bundle's {@code invariants/})
-     * @param policy     the operator's policy the plans are checked against, as the operator will
+     * @param policy     the operator's policy the plans are checked against, as the operator will, the
+     *                   scenario's primary's namespace standing for one it grants ({@link Policy#forScenarios()})
      */
     public ScenarioRunner(java.time.Clock stopwatch, Invariants invariants, Policy policy) {
         this.stopwatch = stopwatch;
         this.invariants = invariants;
-        this.policy = policy;
+        this.policy = policy.forScenarios();
     }
 
     /**

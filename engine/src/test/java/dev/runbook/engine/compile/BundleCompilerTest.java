@@ -53,6 +53,22 @@ class BundleCompilerTest {
         assertThat(problem.toString()).startsWith("rules/failover.drl:8:");
     }
 
+    /**
+     * One missing parenthesis in a new file makes Drools drop the package's declared types, so rules in
+     * other files fail too, some without a line: the parse error comes first, the rest in one line.
+     */
+    @Test
+    void aParseErrorComesFirstAndItsKnockOnErrorsAreOneLine() {
+        var error = org.assertj.core.api.Assertions.catchThrowableOfType(InvalidInputException.class,
+                () -> BundleCompiler.compile(BundleLoader.load(TestBundles.directory("broken-with-knock-ons"))));
+
+        assertThat(error.getProblems()).extracting(Problem::toString).satisfiesExactly(
+                first -> assertThat(first).startsWith("rules/new.drl:11:").contains("mismatched input 'then'"),
+                rest -> assertThat(rest).matches("rules/new\\.drl: and \\d+ more errors in rules/cleanup\\.drl, rules/model\\.drl, "
+                        + "which may only follow from the parse error above \\(a file that does not parse declares nothing\\): "
+                        + "fix it first"));
+    }
+
     @Test
     void anUnknownFieldNamesTheLineAndPointsAtTheField() {
         Problem problem = onlyProblemOf("broken-type");

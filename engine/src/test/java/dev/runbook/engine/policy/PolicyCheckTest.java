@@ -135,4 +135,35 @@ class PolicyCheckTest {
         assertThat(refusals(decision)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
         assertThat(decision.problems().get(0).message()).contains("namespace runbook-system is reserved");
     }
+
+    /**
+     * A scenario's primary (here in demo) stands for a primary in a namespace the policy grants (here
+     * databases): its own namespace passes; another namespace, a kind and a cluster-scoped object are
+     * checked as in production; a policy that grants the bundle no namespace at all refuses even that.
+     */
+    @Test
+    void forScenariosThePrimarysNamespaceStandsForOneThePolicyGrants() {
+        Policy databases = policy("""
+                bundles:
+                  reaching: {namespaces: [databases]}
+                  reaching-anywhere: {namespaces: [databases]}
+                """);
+        assertThat(refusals(decide("reaching", "no-namespace", databases))).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+
+        Policy forScenarios = databases.forScenarios();
+        assertThat(decide("reaching", "no-namespace", forScenarios).problems()).isEmpty();
+        Decision neighbour = decide("reaching-anywhere", "neighbour", forScenarios);
+        assertThat(refusals(neighbour)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(neighbour.problems().get(0).message()).contains("namespace neighbour is outside what policy.yaml grants");
+        assertThat(refusals(decide("reaching-anywhere", "kube-system", forScenarios))).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(refusals(decide("reaching", "secret", forScenarios))).containsExactly(PlanProblem.Kind.PROTECTED_KIND);
+        assertThat(refusals(decide("reaching-anywhere", "cluster-admin", forScenarios))).containsExactly(PlanProblem.Kind.CLUSTER_SCOPED);
+
+        Decision nowhere = decide("reaching", "no-namespace", policy("""
+                defaults: {namespaces: []}
+                """).forScenarios());
+        assertThat(refusals(nowhere)).containsExactly(PlanProblem.Kind.OTHER_NAMESPACE);
+        assertThat(nowhere.problems().get(0).message()).contains("(namespaces [])",
+                "a scenario's primary stands for a namespace the policy grants, and it grants none");
+    }
 }

@@ -117,4 +117,44 @@ class PolicyParserTest {
         assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", "defaults: {kinds: [jobs/batch]}\n"))
                 .hasMessageContaining("'jobs/batch' is not a kind, group-qualified as RBAC writes it (e.g. jobs.batch");
     }
+
+    /** What deploy/ installs is the policy too: `--policy deploy/15-policy.yaml` reads the ConfigMap's data.policy.yaml. */
+    @Test
+    void theConfigMapThatDeployInstallsIsReadAsThePolicyItHolds() throws Exception {
+        java.nio.file.Path deploy = java.nio.file.Path.of("..", "deploy", "15-policy.yaml");
+        Policy policy = PolicyParser.read(deploy);
+
+        assertThat(policy.forBundle("postgres-cluster").namespaces().names()).containsExactly("databases");
+        assertThat(policy.forBundle("postgres-cluster").clusterScopedReads()).containsExactly("nodes");
+        assertThat(policy.forBundle("another").namespaces().names()).isEmpty();
+        assertThat(policy.source()).isEqualTo(deploy.toString());
+        assertThat(policy.limits()).isEqualTo(ContainmentLimits.defaults());
+    }
+
+    @Test
+    void aMistakeInsideTheConfigMapIsNamedAtItsLineInTheManifest() {
+        assertThatThrownBy(() -> PolicyParser.parse("15-policy.yaml", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: runbook-policy
+                data:
+                  policy.yaml: |
+                    bundles:
+                      postgres-cluster:
+                        namespace: [databases]
+                """)).hasMessageContaining("15-policy.yaml:9:9: bundles.postgres-cluster.namespace: unknown key");
+        assertThatThrownBy(() -> PolicyParser.parse("15-policy.yaml", """
+                apiVersion: v1
+                kind: ConfigMap
+                data:
+                  other.yaml: |
+                    bundles: {}
+                """)).hasMessageContaining("15-policy.yaml:4:3: data.policy.yaml: missing: the ConfigMap holds no policy");
+        assertThatThrownBy(() -> PolicyParser.parse("role.yaml", """
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: Role
+                """)).hasMessageContaining("role.yaml:2:7: kind: a policy file is the policy itself (defaults, bundles, limits) "
+                + "or the ConfigMap that holds it under data.policy.yaml (deploy/15-policy.yaml), not a Role");
+    }
 }

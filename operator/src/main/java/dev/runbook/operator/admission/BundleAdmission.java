@@ -4,6 +4,7 @@ import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.reload.BundleReloader;
 import dev.runbook.operator.reload.BundleVetting;
+import dev.runbook.operator.reload.ContentVetting;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,7 @@ public final class BundleAdmission implements AutoCloseable {
     public record Verdict(boolean allowed, String message, List<String> warnings) {}
 
     private final Duration budget;
-    private final BundleVetting vetting;
+    private final ContentVetting vetting;
     // Two checks at once at most; what waits past its budget is allowed with a warning.
     private final ExecutorService checks = Executors.newFixedThreadPool(2, DaemonThreads.named("runbook-admission"));
 
@@ -37,8 +38,16 @@ public final class BundleAdmission implements AutoCloseable {
 
     /** @param policy the administrator's policy, the same one reloads are vetted under */
     public BundleAdmission(Duration budget, dev.runbook.engine.policy.Policy policy) {
+        this(budget, new BundleVetting(policy));
+    }
+
+    /**
+     * @param vetting the operator's own ({@link dev.runbook.operator.reload.SharedVerdicts}, shared with its
+     *                reloader), so that a bundle the webhook vetted is not vetted again when it is reloaded
+     */
+    public BundleAdmission(Duration budget, ContentVetting vetting) {
         this.budget = budget;
-        this.vetting = new BundleVetting(policy);
+        this.vetting = vetting;
     }
 
     /** Reviews the data of ConfigMap {@code namespace/name}. */
@@ -59,8 +68,9 @@ public final class BundleAdmission implements AutoCloseable {
                     + "involvedObject.name=" + name + "`"));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof BundleRefusedException refusal) {
-                return new Verdict(false, refusal.report("the bundle that runs now keeps running; "
-                        + "`runbook test DIR` shows every difference"), List.of());
+                // kubectl prints all of it: the cause first, and no more than a screen.
+                return new Verdict(false, refusal.brief("the bundle that runs now keeps running",
+                        "`runbook lint DIR` and `runbook test DIR` show them all"), List.of());
             }
             return new Verdict(true, "", List.of("runbook: the bundle could not be checked (" + e.getCause()
                     + "); the operator checks it before it runs it"));

@@ -69,9 +69,18 @@ public final class BundleWebhook implements AutoCloseable {
     /** As above, vetting under the administrator's policy, so the webhook refuses exactly what a reload would. */
     public static BundleWebhook serve(io.fabric8.kubernetes.client.KubernetesClient client, String namespace, Settings settings,
                                       java.time.Clock clock, dev.runbook.engine.policy.Policy policy) throws IOException {
+        return serve(client, namespace, settings, clock, new dev.runbook.operator.reload.BundleVetting(policy));
+    }
+
+    /**
+     * As above, asking {@code vetting} for verdicts: the operator's own, shared with its reloader
+     * ({@link dev.runbook.operator.reload.SharedVerdicts}), so that one ship costs one vetting.
+     */
+    public static BundleWebhook serve(io.fabric8.kubernetes.client.KubernetesClient client, String namespace, Settings settings,
+                                      java.time.Clock clock, dev.runbook.operator.reload.ContentVetting vetting) throws IOException {
         WebhookTls tls = new WebhookTls(client, namespace, settings.secret());
         ServingCertificate certificate = tls.ensure(settings.names(), clock.instant());
-        BundleWebhook webhook = start(settings.address(), certificate, new BundleAdmission(settings.budget(), policy));
+        BundleWebhook webhook = start(settings.address(), certificate, new BundleAdmission(settings.budget(), vetting));
         try {
             tls.trustIn(settings.configuration(), certificate);
         } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.runbook.operator.cli;
 
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.reload.BundleVetting;
@@ -11,6 +12,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,8 +26,9 @@ import java.util.concurrent.Callable;
 /**
  * {@code runbook pack BUNDLE}: prints the bundle as a ConfigMap for the operator's hot reload, ready for
  * {@code kubectl apply -f -} in the operator's namespace. It first runs the check the operator runs
- * before it accepts a bundle (compile, then every scenario), and prints nothing when that fails: exit 2
- * for a bundle that does not compile, 1 for a failing scenario. {@code --no-check} skips it. See
+ * before it accepts a bundle (compile, what the policy says of the bundle, then every scenario, under
+ * {@code --policy}) on what the ConfigMap carries, and prints nothing when that fails: exit 2 for a bundle
+ * that does not compile, 1 for one the policy or a scenario refuses. {@code --no-check} skips it. See
  * docs/operations.md.
  */
 @Command(name = "pack", description = "Print a bundle as a ConfigMap that a running operator loads (kubectl apply -f -).")
@@ -42,6 +45,9 @@ final class PackCommand implements Callable<Integer> {
     @Option(names = "--no-check", description = "Print without compiling the bundle and running its scenarios first.")
     boolean noCheck;
 
+    @Mixin
+    PolicyOption policy = new PolicyOption();
+
     @Spec
     CommandSpec spec;
 
@@ -50,14 +56,22 @@ final class PackCommand implements Callable<Integer> {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             Map<String, String> data = BundleConfigMaps.pack(bundle);
             if (!noCheck) {
-                // The operator's own gate, before anything is printed: a bundle that would be refused is never packed.
-                CompiledBundle compiled = BundleArgument.compile(bundle);
-                for (Problem warning : compiled.warnings()) spec.commandLine().getErr().println("warning: " + warning);
+                // The operator's own gate on exactly what the ConfigMap carries, before anything is printed: a
+                // bundle the operator would refuse is never packed. (The operator vets it again: docs/security.md.)
+                Policy given = policy.policy();
+                Policy granted = namespace == null ? given : given.reserving(namespace);
+                BundleVetting vetting = new BundleVetting(granted);
+                String origin = bundle.toString();
                 try {
-                    new BundleVetting().checkScenarios(bundle.toString(), bundle, compiled);
+                    BundleVetting.unpacked(origin, data, directory -> {
+                        CompiledBundle compiled = BundleArgument.compile(directory);
+                        for (Problem warning : compiled.warnings()) spec.commandLine().getErr().println("warning: " + warning);
+                        return vetting.checkCompiled(origin, directory, compiled);
+                    });
                 } catch (BundleRefusedException refusal) {
-                    spec.commandLine().getErr().println(refusal.report("nothing was printed: fix the bundle (runbook test "
-                            + bundle + " shows every difference), or pack it anyway with --no-check"));
+                    spec.commandLine().getErr().println(refusal.brief("nothing was printed: fix the bundle, or pack it anyway "
+                            + "with --no-check", "runbook test " + bundle + (policy.file == null ? "" : " --policy " + policy.file)
+                            + " shows them all"));
                     return RunbookCommand.CHECK_FAILED;
                 }
             }

@@ -167,7 +167,7 @@ final class RunCommand implements Callable<Integer> {
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady);
                      BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),
-                             Clock.systemUTC(), policy.reserving(home))) {
+                             Clock.systemUTC(), runtime.verdicts())) {
                     long starting = System.nanoTime();
                     try {
                         runtime.start();

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Hot reload: watches the ConfigMaps labelled {@link BundleConfigMaps#LABEL} in one namespace (the
  * operator's own) and runs the bundle each one carries. A new or changed ConfigMap is unpacked,
- * compiled and its scenarios run ({@link BundleVetting}) on one reload thread, never on a reconcile
+ * compiled and its scenarios run ({@link BundleVetting}, through {@link ContentVetting}) on one reload thread, never on a reconcile
  * thread; a bundle that passes is installed ({@link RunbookOperator#install}); one that fails is
  * refused with an event on the ConfigMap, a log line and the listener (a metric), and whatever ran
  * before keeps running. A deleted ConfigMap stops its bundle.
@@ -48,7 +48,7 @@ public final class BundleReloader implements AutoCloseable {
     private final KubernetesClient client;
     private final String namespace;
     private final RunbookOperator operator;
-    private final BundleVetting vetting;
+    private final ContentVetting vetting;
     private final EventWriter events;
     private final ReloadListener listener;
     private final AcceptedBundles accepted;
@@ -67,11 +67,20 @@ public final class BundleReloader implements AutoCloseable {
     /** @param heartbeat told when the worker starts and ends each ConfigMap, so that readiness sees a stuck one */
     public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
                           Clock clock, Heartbeat heartbeat) {
+        this(client, namespace, operator, listener, clock, heartbeat, new BundleVetting(operator.policy()));
+    }
+
+    /**
+     * @param vetting where verdicts come from: the operator's {@link SharedVerdicts}, which its webhook asks
+     *                too, under the operator's policy
+     */
+    public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
+                          Clock clock, Heartbeat heartbeat, ContentVetting vetting) {
         this.heartbeat = heartbeat;
         this.client = client;
         this.namespace = namespace;
         this.operator = operator;
-        this.vetting = new BundleVetting(operator.policy());
+        this.vetting = vetting;
         this.events = new EventWriter(client);
         this.listener = listener;
         this.accepted = new AcceptedBundles(client, namespace);

@@ -14,6 +14,7 @@ import dev.runbook.engine.files.FileTrees;
 import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
+import dev.runbook.engine.policy.PolicyRefusals;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
@@ -35,7 +36,7 @@ import java.util.Map;
  * on the simulated cluster. The same checks as {@code runbook lint} and {@code runbook test}, run by the
  * operator on what it was sent, off the reconcile path.
  */
-public final class BundleVetting {
+public final class BundleVetting implements ContentVetting {
 
     /** A bundle that passed: compiled (in this process or in a worker's), with how many scenarios it passed. */
     public record Vetted(DecidingBundle bundle, int scenarios) {}
@@ -53,7 +54,17 @@ public final class BundleVetting {
      *
      * @param source names the ConfigMap in messages ({@code configmap/NAMESPACE/NAME})
      */
+    @Override
     public Vetted vetData(String source, Map<String, String> data) {
+        return unpacked(source, data, directory -> policy.isolation().configMaps() == Isolation.Trust.ISOLATED
+                ? vetIsolated(source, directory, data) : vet(source, directory));
+    }
+
+    /**
+     * Runs {@code vetting} on the bundle a ConfigMap's data carries, unpacked into a temporary directory
+     * that is deleted afterwards: what the operator vets is exactly what the ConfigMap holds.
+     */
+    public static <T> T unpacked(String source, Map<String, String> data, java.util.function.Function<Path, T> vetting) {
         Path directory = null;
         try {
             directory = Files.createTempDirectory("runbook-bundle-");
@@ -63,8 +74,7 @@ public final class BundleVetting {
                 throw new BundleRefusedException(source + ": refused: not a bundle ConfigMap",
                         e.getProblems().stream().map(Problem::toString).toList());
             }
-            return policy.isolation().configMaps() == Isolation.Trust.ISOLATED ? vetIsolated(source, directory, data)
-                    : vet(source, directory);
+            return vetting.apply(directory);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -73,6 +83,11 @@ public final class BundleVetting {
     }
 
     private final Policy policy;
+
+    /** The policy this vetting runs scenarios under: part of what a verdict depends on ({@link SharedVerdicts}). */
+    public Policy policy() {
+        return policy;
+    }
 
     public BundleVetting() {
         this(Policy.DEFAULT);
@@ -93,6 +108,12 @@ public final class BundleVetting {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
+        // The worker checked this too; the operator does not take its word for it.
+        String refusal = PolicyRefusals.of(bundle.spec(), policy);
+        if (refusal != null) {
+            bundle.close();
+            throw new BundleRefusedException(origin + ": refused: " + refusal);
+        }
         return new Vetted(bundle, bundle.scenarios());
     }
 
@@ -112,7 +133,20 @@ public final class BundleVetting {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
-        return new Vetted(bundle, checkScenarios(origin, directory, bundle));
+        return new Vetted(bundle, checkCompiled(origin, directory, bundle));
+    }
+
+    /**
+     * Everything vetting checks once the bundle compiled: what the policy says of the bundle itself (it
+     * grants a namespace, it lets it read the cluster-scoped kinds it declares), then every scenario.
+     *
+     * @return how many scenarios passed (all of them)
+     * @throws BundleRefusedException naming what the policy refuses, or the failing scenarios
+     */
+    public int checkCompiled(String origin, Path directory, CompiledBundle bundle) {
+        String refusal = PolicyRefusals.of(bundle.spec(), policy);
+        if (refusal != null) throw new BundleRefusedException(origin + ": refused: " + refusal);
+        return checkScenarios(origin, directory, bundle);
     }
 
     /**

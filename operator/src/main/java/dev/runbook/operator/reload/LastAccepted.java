@@ -32,11 +32,15 @@ public final class LastAccepted {
 
     /** The copies that can run, in the order of their ConfigMaps' names. */
     public static List<Restored> restore(KubernetesClient client, String namespace, dev.runbook.engine.policy.Policy policy) {
+        return restore(client, namespace, new BundleVetting(policy));
+    }
+
+    /** As above, asking {@code vetting} (the operator's own verdicts) for each copy's. */
+    public static List<Restored> restore(KubernetesClient client, String namespace, ContentVetting vetting) {
         AcceptedBundles accepted = new AcceptedBundles(client, namespace);
         Map<String, ConfigMap> present = new HashMap<>();
         client.configMaps().inNamespace(namespace).withLabel(BundleConfigMaps.LABEL).list().getItems()
                 .forEach(c -> present.put(c.getMetadata().getName(), c));
-        BundleVetting vetting = new BundleVetting(policy);
         List<Restored> restored = new ArrayList<>();
         List<AcceptedBundles.Accepted> copies = new ArrayList<>(accepted.all());
         copies.sort(Comparator.comparing(AcceptedBundles.Accepted::configMap));

@@ -17,6 +17,8 @@ import dev.runbook.operator.health.OperatorPresence;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleReloader;
+import dev.runbook.operator.reload.BundleVetting;
+import dev.runbook.operator.reload.SharedVerdicts;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import dev.runbook.operator.reload.LastAccepted;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -94,6 +96,8 @@ public final class OperatorRuntime implements AutoCloseable {
     private final Heartbeat reloadHeartbeat;
     private final DeadlineOverruns overruns = new DeadlineOverruns(DeadlineOverruns.DEFAULT_THRESHOLD);
     private final OperatorPresence presence;
+    /** Verdicts on bundle ConfigMaps, shared by the reloader, the restore and the webhook: one vetting per content. */
+    private final SharedVerdicts verdicts;
     private ScheduledExecutorService presenceTimer;
     private RunbookOperator operator;
     private BundleReloader reloader;
@@ -105,6 +109,7 @@ public final class OperatorRuntime implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
+        this.verdicts = new SharedVerdicts(new BundleVetting(settings.policy()));
         CycleListener deadlines = new CycleDeadlines(overruns, settings.policy());
         this.listener = new CycleListener() {
             @Override
@@ -137,6 +142,9 @@ public final class OperatorRuntime implements AutoCloseable {
         this.presence = settings.presence() == null ? null : new OperatorPresence(client, settings.presence().namespace(),
                 settings.presence().identity(), clock, metrics.registry());
     }
+
+    /** Where the webhook gets its verdicts: the reloader's, so that a bundle it let through is not vetted again. */
+    public SharedVerdicts verdicts() { return verdicts; }
 
     /** Where cycles and reloads report how they ended against their deadline; liveness counts the overruns. */
     public DeadlineReport deadlines() { return overruns; }
@@ -176,7 +184,7 @@ public final class OperatorRuntime implements AutoCloseable {
         if (operator != null) return;
         // What was accepted before runs from the start: never the image's bundle in its place, not even briefly.
         List<LastAccepted.Restored> restored = settings.bundleNamespace() == null ? List.of()
-                : LastAccepted.restore(client, settings.bundleNamespace(), settings.policy());
+                : LastAccepted.restore(client, settings.bundleNamespace(), verdicts);
         Map<String, DecidingBundle> accepted = new LinkedHashMap<>();
         restored.forEach(r -> accepted.put(r.source(), r.bundle()));
         RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
@@ -186,7 +194,7 @@ public final class OperatorRuntime implements AutoCloseable {
         for (DecidingBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
         if (settings.bundleNamespace() != null) {
             reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock,
-                    reloadHeartbeat);
+                    reloadHeartbeat, verdicts);
             reloader.start(restored);
         }
         metrics.leading(true);

@@ -1,6 +1,13 @@
 package dev.runbook.operator.admission;
 
+import dev.runbook.engine.policy.Policy;
+import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleConfigMaps;
+import dev.runbook.operator.reload.BundleReloader;
+import dev.runbook.operator.reload.BundleVetting;
+import dev.runbook.operator.reload.ContentVetting;
+import dev.runbook.operator.runtime.OperatorRuntime;
 import dev.runbook.operator.testkit.GreeterBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
@@ -23,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -35,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * bundle label is never sent to the webhook. The operator made the certificate and wrote its CA into
  * the configuration itself.
  */
-@RunbookIT
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class BundleWebhookIT {
     static TestCluster cluster;
 
@@ -45,32 +53,28 @@ class BundleWebhookIT {
     KubernetesClient client;
     @TestNamespace("system")
     String system;
+    @TestNamespace("apps")
+    String apps;
     String configuration;
     BundleWebhook webhook;
+
+    OperatorRuntime runtime;
+    int port;
 
     @BeforeEach
     void installWebhook() throws Exception {
         cluster.requireRealApiServer("admission webhooks");
         configuration = "runbook-bundles-" + system;
-        int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
         client.resource(fromDeploy(port)).create();
+    }
+
+    private void serve(ContentVetting vetting) throws Exception {
         webhook = BundleWebhook.serve(client, system, new BundleWebhook.Settings(new InetSocketAddress("127.0.0.1", port),
-                List.of("127.0.0.1"), configuration, BundleWebhook.Settings.SECRET, BundleWebhook.Settings.BUDGET), Clock.systemUTC());
-    }
-
-    @AfterEach
-    void removeWebhook() {
-        if (client != null && configuration != null) {
-            client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configuration).delete();
-        }
-        if (webhook != null) webhook.close();
-    }
-
-    @Test
-    void kubectlApplyOfABundleThatDoesNotCompileFailsSayingWhere() {
+                List.of("127.0.0.1"), configuration, BundleWebhook.Settings.SECRET, BundleWebhook.Settings.BUDGET),
+                Clock.systemUTC(), vetting);
         // The API server reads the configuration through a cache: wait until it calls the webhook.
         await().atMost(TestCluster.CONVERGE).until(() -> {
             try {
@@ -81,6 +85,20 @@ class BundleWebhookIT {
                 return denied.getCode() == 422;
             }
         });
+    }
+
+    @AfterEach
+    void removeWebhook() {
+        if (runtime != null) runtime.close();
+        if (client != null && configuration != null) {
+            client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configuration).delete();
+        }
+        if (webhook != null) webhook.close();
+    }
+
+    @Test
+    void kubectlApplyOfABundleThatDoesNotCompileFailsSayingWhere() throws Exception {
+        serve(new BundleVetting(Policy.DEFAULT));
 
         var denied = catchThrowableOfType(KubernetesClientException.class,
                 () -> create("runbook-bundle-greeter", GreeterBundles.broken(work, "broken"), true));
@@ -101,6 +119,30 @@ class BundleWebhookIT {
                 .isEqualTo("kubernetes.io/tls");
         assertThat(client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configuration).get()
                 .getWebhooks().get(0).getClientConfig().getCaBundle()).isNotBlank();
+    }
+
+    /**
+     * A bundle shipped to an operator whose webhook and reloader share their verdicts is vetted once: the
+     * API server's review vets it, and the reload of the ConfigMap it let through takes that verdict.
+     */
+    @Test
+    void aBundleShippedThroughTheWebhookIsVettedOnceByTheOperator() throws Exception {
+        runtime = new OperatorRuntime(client, new OperatorRuntime.Settings(List.of(), Set.of(apps), system, null),
+                Clock.systemUTC(), OperatorMetrics.create(), CycleListener.NONE);
+        serve(runtime.verdicts());
+        // Started once the probes are gone, so that it reloads none of them.
+        runtime.start();
+        int probes = runtime.verdicts().computed();
+
+        Path good = GreeterBundles.greeter(work, "good", "bonjour");
+        create("runbook-bundle-greeter", good, true);
+
+        String source = BundleReloader.source(system, "runbook-bundle-greeter");
+        await().atMost(TestCluster.CONVERGE).until(() -> runtime.operator().orElseThrow().active(source).isPresent());
+        // What runs is the very bundle the review compiled, and asking again vets nothing.
+        assertThat(runtime.operator().orElseThrow().active(source).orElseThrow().bundle())
+                .isSameAs(runtime.verdicts().vetData(source, BundleConfigMaps.pack(good)).bundle());
+        assertThat(runtime.verdicts().computed() - probes).isEqualTo(1);
     }
 
     private void create(String name, Path bundle, boolean labelled) {

@@ -78,6 +78,35 @@ class BundleWebhookTest {
                 .startsWith("scenario failed: tests/greet.yaml: every app is greeted: ");
     }
 
+    /** kubectl prints a denial whole: ten failing scenarios are named in the first line, and the rest is cut short. */
+    @Test
+    void aDenialStaysShortWhateverFailed() throws Exception {
+        Path bundle = work.resolve("many-failures");
+        copy(dev.runbook.operator.cli.ProjectFiles.of("engine/src/test/resources/bundles/example"), bundle);
+        try (var failing = java.nio.file.Files.list(bundle.resolve("failing-tests"))) {
+            for (Path file : failing.toList()) java.nio.file.Files.copy(file, bundle.resolve("tests").resolve(file.getFileName()));
+        }
+
+        String message = post(review("uid-5", bundle)).getResponse().getStatus().getMessage();
+
+        List<String> lines = message.lines().toList();
+        assertThat(lines.get(0)).startsWith("scenarios failed: tests/wrong.yaml: ").contains("(+7 more)");
+        assertThat(lines.get(1)).isEqualTo("the bundle that runs now keeps running");
+        assertThat(lines).hasSizeLessThanOrEqualTo(13);
+        assertThat(lines.get(lines.size() - 1)).matches("\\.\\.\\. \\d+ more lines: `runbook lint DIR` and `runbook test DIR` show them all");
+        assertThat(message.length()).isLessThan(3000);
+    }
+
+    private static void copy(Path from, Path to) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (java.nio.file.Files.isDirectory(file)) java.nio.file.Files.createDirectories(target);
+                else java.nio.file.Files.copy(file, target);
+            }
+        }
+    }
+
     @Test
     void aGoodBundleIsAllowed() throws Exception {
         AdmissionReview answer = post(review("uid-3", GreeterBundles.greeter(work, "good", "bonjour")));

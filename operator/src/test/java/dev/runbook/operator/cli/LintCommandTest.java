@@ -22,6 +22,28 @@ class LintCommandTest {
         assertThat(result.err()).doesNotContain("is not in the schema");
     }
 
+    /** One missing parenthesis in a new file of the shipped bundle: two lines, the cause first (it was 377, the cause on line 223). */
+    @Test
+    void aParseErrorInANewFileIsPrintedFirstAndItsKnockOnsInOneLine(@TempDir Path work) throws IOException {
+        Path bundle = work.resolve("postgres-cluster");
+        Path shipped = ProjectFiles.of("runbooks/postgres-cluster");
+        try (var files = Files.walk(shipped)) {
+            for (Path file : files.toList()) {
+                Path to = bundle.resolve(shipped.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(to); else Files.copy(file, to);
+            }
+        }
+        Path broken = ProjectFiles.of("engine/src/test/resources/bundles/broken-with-knock-ons/rules/new.drl");
+        Files.writeString(bundle.resolve("rules/new.drl"), Files.readString(broken).replace("package knockons", "package postgres"));
+
+        CommandResult result = CommandResult.run("lint", bundle.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err().lines().toList()).satisfiesExactly(
+                first -> assertThat(first).startsWith("rules/new.drl:11:1: mismatched input 'then'"),
+                rest -> assertThat(rest).startsWith("rules/new.drl: and ").contains("more errors in rules/backup.drl, "));
+    }
+
     @Test
     void withAPolicyItShowsWhatThePolicyGrantsTheBundleAndTheLimitsItsRulesRunUnder() {
         String policy = ProjectFiles.of("operator/src/test/resources/policy/limits.yaml").toString();

@@ -77,6 +77,44 @@ class PackCommandTest {
         assertThat(unchecked.out()).contains("kind: ConfigMap", "tests__wrong.yaml");
     }
 
+    /** The README's command against a deploy/ install: the shipped bundle, unchanged, under the installed policy. */
+    @Test
+    void theShippedBundlePacksUnderThePolicyDeployInstalls() {
+        CommandResult result = CommandResult.run("pack", ProjectFiles.of("runbooks/postgres-cluster").toString(),
+                "--policy", ProjectFiles.of("deploy/15-policy.yaml").toString(), "--namespace", "runbook-system");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("kind: ConfigMap", "  rules__failover.drl: |");
+    }
+
+    /** What the operator would refuse, pack refuses: here a bundle deploy/'s policy grants no namespace. */
+    @Test
+    void aBundleThePolicyGrantsNothingIsNotPackedAndThePolicyIsNamed() {
+        String deploy = ProjectFiles.of("deploy/15-policy.yaml").toString();
+        CommandResult result = CommandResult.run("pack", ProjectFiles.of("runbooks/app-release").toString(), "--policy", deploy);
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines().toList().get(0)).isEqualTo(ProjectFiles.of("runbooks/app-release") + ": refused: " + deploy
+                + " grants bundle app-release no namespace (namespaces []), so it could act nowhere: an administrator names the"
+                + " namespaces it may act in under bundles.app-release.namespaces in the policy file (docs/security.md)");
+    }
+
+    @Test
+    void aBundleThatReadsNodesThePolicyDoesNotGrantIsNotPacked(@TempDir Path work) throws IOException {
+        Path policy = Files.writeString(work.resolve("policy.yaml"), """
+                bundles:
+                  postgres-cluster:
+                    namespaces: [databases]
+                    clusterScopedReads: []
+                """);
+        CommandResult result = CommandResult.run("pack", ProjectFiles.of("runbooks/postgres-cluster").toString(), "--policy", policy.toString());
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err().lines().toList().get(0)).contains("refused: bundle postgres-cluster reads the cluster-scoped Node",
+                "clusterScopedReads");
+    }
+
     private static Path copyOf(Path bundle, Path work) throws IOException {
         Path target = work.resolve("bundle");
         try (var files = Files.walk(bundle)) {

@@ -28,6 +28,20 @@ class BundleVettingTest {
         assertThat(vetted.scenarios()).isGreaterThan(50);
     }
 
+    /**
+     * The shipped bundle, unchanged, is accepted by an operator installed from deploy/: its scenarios'
+     * primaries live in demo, which stands for databases, the namespace deploy/'s policy grants it.
+     */
+    @Test
+    void theShippedBundleIsAcceptedUnderThePolicyDeployInstalls() {
+        var policy = dev.runbook.engine.policy.PolicyParser.read(ProjectFiles.of("deploy/15-policy.yaml")).reserving("runbook-system");
+
+        var vetted = new BundleVetting(policy).vetData("configmap/runbook-system/runbook-bundle-postgres-cluster",
+                BundleConfigMaps.pack(ProjectFiles.of("runbooks/postgres-cluster")));
+
+        assertThat(vetted.scenarios()).isGreaterThan(50);
+    }
+
     @Test
     void aBundleThatDoesNotCompileIsRefusedWithFileLineColumn() {
         var refusal = catchThrowableOfType(BundleRefusedException.class,
@@ -38,6 +52,17 @@ class BundleVettingTest {
         List<String> report = refusal.report("no bundle runs from this ConfigMap").lines().toList();
         assertThat(report.get(0)).startsWith("rules/failover.drl:8:1: ");
         assertThat(report.get(1)).isEqualTo("no bundle runs from this ConfigMap");
+    }
+
+    /** The refusal's first line, which the event and the webhook's denial start with, is the parse error, not a knock-on. */
+    @Test
+    void aRefusalStartsWithTheParseErrorNotItsKnockOns() {
+        var refusal = catchThrowableOfType(BundleRefusedException.class,
+                () -> vetting.vet("configmap/ops/x", ProjectFiles.of("engine/src/test/resources/bundles/broken-with-knock-ons")));
+
+        assertThat(refusal.headline()).startsWith("rules/new.drl:11:").contains("mismatched input 'then'");
+        assertThat(refusal.details()).hasSize(2);
+        assertThat(refusal.details().get(1)).startsWith("rules/new.drl: and ").contains("more errors in rules/cleanup.drl, rules/model.drl");
     }
 
     @Test
