@@ -13,7 +13,7 @@ import java.util.List;
  * (docs/security.md, "The process boundary"). Either way the decision's plan is checked against the
  * policy by the caller's process before anything is applied.
  */
-public interface DecidingBundle extends AutoCloseable {
+public interface DecidingBundle {
     BundleSpec spec();
 
     BundleSource source();
@@ -36,7 +36,15 @@ public interface DecidingBundle extends AutoCloseable {
     /** Whether its rules run in another process than this one. */
     default boolean isolated() { return false; }
 
-    /** Gives up what it holds (a worker process); cycles already running on it may still finish. */
-    @Override
-    default void close() {}
+    /**
+     * A controller runs it from now on: what it decides with (a worker process) is kept, or started again
+     * when a cycle needs it. Counted: each {@code hold} is undone by one {@link #release}.
+     */
+    default void hold() {}
+
+    /**
+     * A controller stopped running it: once nothing holds it and no cycle runs on it, what it decides with
+     * (a worker process) ends.
+     */
+    default void release() {}
 }

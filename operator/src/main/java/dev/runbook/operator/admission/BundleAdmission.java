@@ -53,12 +53,7 @@ public final class BundleAdmission implements AutoCloseable {
     /** Reviews the data of ConfigMap {@code namespace/name}. */
     public Verdict review(String namespace, String name, Map<String, String> data) {
         String source = BundleReloader.source(namespace, name);
-        CompletableFuture<Integer> check = CompletableFuture.supplyAsync(() -> {
-            // Only the verdict counts here: the worker that vetted it, if any, is let go at once.
-            BundleVetting.Vetted vetted = vetting.vetData(source, data);
-            vetted.bundle().close();
-            return vetted.scenarios();
-        }, checks);
+        CompletableFuture<Integer> check = CompletableFuture.supplyAsync(() -> vetting.vetData(source, data).scenarios(), checks);
         try {
             int scenarios = check.get(budget.toMillis(), TimeUnit.MILLISECONDS);
             return new Verdict(true, "bundle compiles and its " + scenarios + " scenarios pass", List.of());

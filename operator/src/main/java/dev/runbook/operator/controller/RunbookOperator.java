@@ -145,7 +145,6 @@ public final class RunbookOperator implements AutoCloseable {
                 if (override.isPresent()) {
                     others.remove(override.get().getKey());
                     controller = startAccepted(override.get().getKey(), override.get().getValue());
-                    if (controller == null) release(override.get().getValue());
                 }
                 if (controller == null) controller = startController(bundle.source().origin(), new ActiveBundle(bundle));
                 controllers.put(controller.source(), controller);
@@ -155,13 +154,12 @@ public final class RunbookOperator implements AutoCloseable {
                         .filter(java.util.Objects::nonNull).findFirst().orElse(null);
                 if (clash != null) {
                     LOG.warn("{}: the bundle accepted before does not run: {}", entry.getKey(), clash);
-                    release(entry.getValue());
                     continue;
                 }
                 Controller controller = startAccepted(entry.getKey(), entry.getValue());
                 if (controller != null) controllers.put(entry.getKey(), controller);
-                else release(entry.getValue());
             }
+            controllers.values().forEach(controller -> controller.active().current().bundle().hold());
             started = true;
         } catch (RuntimeException e) {
             close();
@@ -198,6 +196,7 @@ public final class RunbookOperator implements AutoCloseable {
         }
         if (existing == null) {
             controllers.put(source, startOrRefuse(source, new ActiveBundle(bundle), "start"));
+            bundle.hold();
             return new Installed(Change.STARTED, controllers.get(source).active().current());
         }
         if (!existing.source().equals(source)) {
@@ -248,12 +247,12 @@ public final class RunbookOperator implements AutoCloseable {
         if (running.version().equals(bundle.version()) && running.spec().equals(bundle.spec())) {
             next = existing.withSource(source);
             installed = new Installed(Change.UNCHANGED, existing.active().current());
-            if (bundle != running) release(bundle);
         } else if (registration.equals(existing.registration())) {
             ActiveBundle.Loaded loaded = existing.active().swap(bundle);
             existing.reconciler().reconcileAll();
             next = existing.withSource(source);
             installed = new Installed(Change.SWAPPED, loaded);
+            bundle.hold();
             release(running);
         } else {
             LOG.info("{}: bundle {} changes the controller's {}: restarting it", source, bundle,
@@ -267,6 +266,7 @@ public final class RunbookOperator implements AutoCloseable {
                 throw e;
             }
             installed = new Installed(Change.RESTARTED, successor.current());
+            bundle.hold();
             release(running);
         }
         controllers.remove(existing.source());
@@ -318,13 +318,11 @@ public final class RunbookOperator implements AutoCloseable {
 
     /**
      * Lets a bundle go that no controller runs any more: its worker process, if it has one, ends once the
-     * cycles running on it are done. The bundles the operator was started with stay: a replica that leads
-     * again starts them anew.
+     * cycles running on it are done (a replica that leads again holds the bundles it starts with anew).
      */
-    private void release(DecidingBundle bundle) {
-        if (initial.contains(bundle)) return;
+    private static void release(DecidingBundle bundle) {
         try {
-            bundle.close();
+            bundle.release();
         } catch (RuntimeException e) {
             LOG.warn("bundle {}: could not release it: {}", bundle, RootCause.message(e));
         }

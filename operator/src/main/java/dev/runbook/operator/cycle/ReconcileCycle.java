@@ -117,7 +117,12 @@ public final class ReconcileCycle {
             Switches switches = Switches.of(observation.primary(), spec);
             mode = switches.mode();
             paused = switches.paused();
-            decision = bundle.decide(observation, policy);
+            listener.decisionStarted(observation.primary());
+            try {
+                decision = bundle.decide(observation, policy);
+            } finally {
+                listener.decisionEnded();
+            }
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {
@@ -138,7 +143,7 @@ public final class ReconcileCycle {
 
         if (failure == null) serverErrors.succeeded(observation.primary().toString());
         CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
-                failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
+                failedAction, failure, Duration.ofNanos(System.nanoTime() - started), bundle.isolated());
         try {
             try {
                 recorder.record(observation.primary(), report, cached, statusActions, now);
@@ -156,7 +161,7 @@ public final class ReconcileCycle {
                 List<PlannedAction> notWritten = statusActions;
                 report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision,
                         applied.stream().filter(a -> !notWritten.contains(a.planned())).toList(), failedAction, failure,
-                        report.took());
+                        report.took(), bundle.isolated());
                 recorder.record(observation.primary(), report, cached, List.of(), now);
             }
         } catch (RuntimeException e) {

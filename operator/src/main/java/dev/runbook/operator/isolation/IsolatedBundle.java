@@ -35,7 +35,7 @@ import java.util.Map;
  * the next cycle starts a new worker, which compiles the bundle again, unless the last start failed
  * within its backoff ({@link WorkerRestarts}).
  */
-public final class IsolatedBundle implements DecidingBundle {
+public final class IsolatedBundle implements DecidingBundle, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IsolatedBundle.class);
 
     private final BundleSource source;
@@ -133,10 +133,17 @@ public final class IsolatedBundle implements DecidingBundle {
     /** Why its worker died, or null while it lives. */
     String workerDeath() { return session.death(); }
 
-    /** Stops the worker once the cycles running on it have finished (a reload replaced the bundle, say). */
+    @Override
+    public void hold() { session.hold(); }
+
+    /** Its worker stops once no controller holds it and the cycles running on it have finished. */
+    @Override
+    public void release() { session.release(); }
+
+    /** Kills its worker now, for good: for a bundle that will never decide. */
     @Override
     public void close() {
-        session.retire();
+        session.close();
     }
 
     @Override

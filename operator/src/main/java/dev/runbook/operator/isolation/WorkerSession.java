@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,14 +19,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One bundle's worker over its life: the first worker, which compiled (and vetted) the bundle, and each
  * one started after a worker died, which compiles it again. Worker starts after deaths are spaced out
  * ({@link #backoff}), so that a bundle whose every cycle gets its worker killed costs a compile now and
- * then, not one per cycle. Retired when the bundle is replaced: the worker is killed once the cycles
- * running on it are done (a cycle that took the bundle just before the swap, and asks after it, fails
- * temporarily and is retried on the new one).
+ * then, not one per cycle. The worker lives while a controller holds the bundle ({@link #hold}): once
+ * none does and no cycle runs on it, it is stopped (and started again if a controller holds the bundle
+ * again, as a replica that leads again does). A worker that vetted a bundle nobody then holds (a review
+ * of the webhook's, a refused install) is stopped after {@link #UNHELD_GRACE}.
  */
 final class WorkerSession implements AutoCloseable {
     /** The first wait before a worker is started again after one died; it doubles with each death in a row. */
     static final Duration FIRST_BACKOFF = Duration.ofSeconds(5);
     static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
+    /** How long a worker that vetted its bundle waits for a controller to hold it (the reload after a review). */
+    static final Duration UNHELD_GRACE = Duration.ofMinutes(2);
 
     /** What a load found: the rules' names, the compile's warnings, the scenarios that passed. */
     record Loaded(List<String> ruleNames, List<String> warnings, int scenarios) {}
@@ -39,8 +43,10 @@ final class WorkerSession implements AutoCloseable {
     private int deathsInARow;
     private long notBeforeNanos;
     private String lastDeath;
-    /** Replaced: its worker is killed as soon as no cycle runs on it, and none is started again. */
-    private volatile boolean retired;
+    private int holders;
+    private boolean everHeld;
+    /** Closed for good: no worker is started again. */
+    private volatile boolean closed;
 
     WorkerSession(String origin, Map<String, String> files, Policy policy, WorkerLauncher launcher) {
         this.origin = origin;
@@ -57,7 +63,9 @@ final class WorkerSession implements AutoCloseable {
      */
     synchronized Loaded start(boolean vet) {
         worker = newWorker();
-        return load(worker, vet);
+        Loaded loaded = load(worker, vet);
+        CompletableFuture.delayedExecutor(UNHELD_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(this::stopIfUnused);
+        return loaded;
     }
 
     Decision decide(Observation observation, BundleSpec spec, String version) {
@@ -74,7 +82,7 @@ final class WorkerSession implements AutoCloseable {
             }
             return decision;
         } finally {
-            if (inFlight.decrementAndGet() == 0 && retired) close();
+            if (inFlight.decrementAndGet() == 0) stopIfReleased();
         }
     }
 
@@ -110,7 +118,7 @@ final class WorkerSession implements AutoCloseable {
 
     /** The live worker, started again when the last one died and its backoff has passed. */
     private synchronized WorkerClient current() {
-        if (retired) throw new WorkerFailedException("the bundle was replaced; its worker is gone");
+        if (closed) throw new WorkerFailedException("its worker was closed");
         if (worker != null && worker.isAlive()) return worker;
         if (worker != null) {
             lastDeath = worker.death();
@@ -184,16 +192,34 @@ final class WorkerSession implements AutoCloseable {
         return worker == null ? lastDeath : worker.death();
     }
 
-    /** Kills the worker once no cycle runs on it any more. */
-    void retire() {
-        retired = true;
-        if (inFlight.get() == 0) close();
+    /** A controller runs the bundle. */
+    synchronized void hold() {
+        holders++;
+        everHeld = true;
     }
 
-    /** Kills the worker now. */
+    /** A controller stopped running the bundle: the worker stops once no other holds it and no cycle runs on it. */
+    synchronized void release() {
+        if (holders > 0) holders--;
+        stopIfReleased();
+    }
+
+    /** After a hold was released (a cycle that took the bundle just before it was replaced ends here). */
+    private synchronized void stopIfReleased() {
+        if (everHeld) stopIfUnused();
+    }
+
+    /** Stops the worker, not as a death, when nothing holds the bundle and no cycle runs on it. */
+    private synchronized void stopIfUnused() {
+        if (holders > 0 || inFlight.get() > 0 || worker == null) return;
+        worker.kill("nothing runs its bundle any more");
+        worker = null;
+    }
+
+    /** Kills the worker now, for good. */
     @Override
     public synchronized void close() {
-        retired = true;
-        if (worker != null) worker.kill("its bundle was replaced or the operator stopped");
+        closed = true;
+        if (worker != null) worker.kill("its bundle was closed");
     }
 }

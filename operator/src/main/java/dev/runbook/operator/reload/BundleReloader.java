@@ -151,14 +151,7 @@ public final class BundleReloader implements AutoCloseable {
         if (content.equals(handled.put(source, content))) return;
         try {
             BundleVetting.Vetted vetted = vetting.vetData(source, data);
-            RunbookOperator.Installed installed;
-            try {
-                installed = operator.install(source, vetted.bundle());
-            } catch (RuntimeException e) {
-                // Not installed: its worker, if it has one, has nothing left to do.
-                vetted.bundle().close();
-                throw e;
-            }
+            RunbookOperator.Installed installed = operator.install(source, vetted.bundle());
             remember(configMap, data, content, vetted.bundle().name());
             String message = "bundle " + vetted.bundle() + " " + describe(installed.change()) + " (generation "
                     + installed.active().generation() + "; " + vetted.scenarios() + (vetted.scenarios() == 1 ? " scenario" : " scenarios")
