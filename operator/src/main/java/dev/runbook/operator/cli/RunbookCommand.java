@@ -17,7 +17,7 @@ import java.time.Clock;
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
         subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class,
-                NewCommand.class, RbacCommand.class})
+                NewCommand.class, RbacCommand.class, WorkerHostCommand.class})
 public final class RunbookCommand implements Runnable {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;

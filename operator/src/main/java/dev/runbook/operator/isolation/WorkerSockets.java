@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,14 +38,14 @@ final class WorkerSockets implements WorkerLauncher {
         SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             channel.connect(UnixDomainSocketAddress.of(socket));
-            OutputStream output = Channels.newOutputStream(channel);
+            OutputStream output = ChannelStreams.output(channel);
             DataOutputStream header = new DataOutputStream(output);
             header.writeInt(MAGIC);
             header.writeLong(heapMiB);
             header.writeLong(cpu.toSeconds());
             header.writeInt(threads);
             header.flush();
-            return new Connected(channel, Channels.newInputStream(channel), output, socket);
+            return new Connected(channel, ChannelStreams.input(channel), output, socket);
         } catch (IOException e) {
             channel.close();
             throw new IOException("the worker host at " + socket + " cannot be reached: " + e.getMessage()
