@@ -48,6 +48,12 @@ final class WorkerProcesses implements WorkerLauncher {
 
         @Override
         public String exitReport() {
+            try {
+                // A worker just killed is gone a moment later: say how it ended rather than that it still runs.
+                child.waitFor(1, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             String status = child.isAlive() ? "still running" : "exit status " + child.exitValue();
             String tail = stderr.text();
             return status + (tail.isEmpty() ? "" : "; its last output: " + tail);
