@@ -86,9 +86,7 @@ class WorkerEscapeIT {
     void hostileBundlesAreRefusedOrContainedAndTheOperatorStaysAliveAndTruthful() throws IOException {
         Policy policy = new Policy(Policy.DEFAULT.defaults(), Map.of(), Policy.SYSTEM_NAMESPACES, LIMITS, "a test policy")
                 .reserving(system);
-        OperatorRuntime runtime = new OperatorRuntime(client, new OperatorRuntime.Settings(List.of(), Set.of(apps), system, null,
-                policy, null), Clock.systemUTC(), OperatorMetrics.create(), new Cycles());
-        closing.add(runtime);
+        OperatorRuntime runtime = runtime(policy);
         runtime.start();
         ShippedBundles shipped = new ShippedBundles(client, system);
 
@@ -120,6 +118,43 @@ class WorkerEscapeIT {
         assertThat(runtime.operator().orElseThrow().active(source("escape-probe")).orElseThrow().bundle().isolated()).isTrue();
         assertThat(runtime.notAlive()).isEmpty();
         assertThat(runtime.notReady()).isEmpty();
+    }
+
+    /**
+     * A copy accepted under weaker rules (here: an operator whose first-line checks were off) does not
+     * run after a restart under the current ones: the restore vets it again, in a worker, the first line
+     * refuses it at its file and line, and the ConfigMap, loaded as it is, is refused the same way.
+     */
+    @Test
+    void aCopyAcceptedUnderWeakerRulesDoesNotRunAfterARestart() throws Exception {
+        Policy policy = new Policy(Policy.DEFAULT.defaults(), Map.of(), Policy.SYSTEM_NAMESPACES, LIMITS, "a test policy")
+                .reserving(system);
+        ShippedBundles shipped = new ShippedBundles(client, system);
+        OperatorRuntime weaker = runtime(policy);
+        weaker.start();
+        shipped.ship("escape-probe", ESCAPE.resolve("probe"));
+        await().atMost(Duration.ofMinutes(4)).until(() -> client.secrets().inNamespace(system)
+                .withName(AcceptedBundles.secretName("escape-probe")).get() != null);
+        weaker.close();
+
+        System.clearProperty(FirstLine.PROPERTY);
+        try {
+            OperatorRuntime current = runtime(policy);
+            current.start();
+
+            assertThat(current.operator().orElseThrow().active(source("escape-probe"))).isEmpty();
+            assertThat(refusal(shipped, "escape-probe")).contains("rules/probe.drl:");
+            assertThat(current.notAlive()).isEmpty();
+        } finally {
+            System.setProperty(FirstLine.PROPERTY, "off");
+        }
+    }
+
+    private OperatorRuntime runtime(Policy policy) {
+        OperatorRuntime runtime = new OperatorRuntime(client, new OperatorRuntime.Settings(List.of(), Set.of(apps), system, null,
+                policy, null), Clock.systemUTC(), OperatorMetrics.create(), new Cycles());
+        closing.add(runtime);
+        return runtime;
     }
 
     private String refusal(ShippedBundles shipped, String configMap) {
