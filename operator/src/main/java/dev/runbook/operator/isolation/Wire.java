@@ -1,14 +1,11 @@
 package dev.runbook.operator.isolation;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,37 +36,46 @@ public final class Wire {
         public WireException(String message) { super(message); }
     }
 
-    /** Writes one message. */
+    /**
+     * Writes one message into a byte array of its own that grows as needed: no stream and no lock per
+     * byte, since a decision of a few hundred values is written on every cycle.
+     */
     public static final class Out {
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
-        private final DataOutputStream data = new DataOutputStream(bytes);
+        private byte[] bytes = new byte[4096];
+        private int size;
 
-        /** One write to the in-memory stream, which cannot fail for want of room. */
-        private interface Write {
-            void to(DataOutputStream data) throws IOException;
+        private void room(int more) {
+            if (size + more > bytes.length) bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
         }
 
-        private Out write(Write write) {
-            try {
-                write.to(data);
-                return this;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        private void put(byte value) {
+            room(1);
+            bytes[size++] = value;
         }
 
         public Out writeString(String text) {
             if (text == null) return writeInt(-1);
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-            return write(data -> {
-                data.writeInt(utf8.length);
-                data.write(utf8);
-            });
+            writeInt(utf8.length);
+            room(utf8.length);
+            System.arraycopy(utf8, 0, bytes, size, utf8.length);
+            size += utf8.length;
+            return this;
         }
 
-        public Out writeInt(int value) { return write(data -> data.writeInt(value)); }
+        public Out writeInt(int value) {
+            room(4);
+            bytes[size++] = (byte) (value >>> 24);
+            bytes[size++] = (byte) (value >>> 16);
+            bytes[size++] = (byte) (value >>> 8);
+            bytes[size++] = (byte) value;
+            return this;
+        }
 
-        public Out writeLong(long value) { return write(data -> data.writeLong(value)); }
+        public Out writeLong(long value) {
+            writeInt((int) (value >>> 32));
+            return writeInt((int) value);
+        }
 
         public Out writeBoolean(boolean value) {
             return writeInt(value ? 1 : 0);
@@ -83,50 +89,48 @@ public final class Wire {
 
         /** One value of the types facts hold; anything else is a bug of the caller's. */
         public Out writeValue(Object value) {
-            try {
-                if (value == null) {
-                    data.writeByte(NULL);
-                } else if (value instanceof String text) {
-                    data.writeByte(STRING);
-                    writeString(text);
-                } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-                    data.writeByte(LONG);
-                    data.writeLong(((Number) value).longValue());
-                } else if (value instanceof Double || value instanceof Float) {
-                    data.writeByte(DOUBLE);
-                    data.writeDouble(((Number) value).doubleValue());
-                } else if (value instanceof Boolean bool) {
-                    data.writeByte(bool ? TRUE : FALSE);
-                } else if (value instanceof Map<?, ?> map) {
-                    data.writeByte(MAP);
-                    data.writeInt(map.size());
-                    for (Map.Entry<?, ?> entry : map.entrySet()) {
-                        writeString(String.valueOf(entry.getKey()));
-                        writeValue(entry.getValue());
-                    }
-                } else if (value instanceof List<?> list) {
-                    data.writeByte(LIST);
-                    data.writeInt(list.size());
-                    for (Object item : list) writeValue(item);
-                } else if (value instanceof BigInteger big) {
-                    data.writeByte(BIG_INTEGER);
-                    writeString(big.toString());
-                } else if (value instanceof BigDecimal big) {
-                    data.writeByte(BIG_DECIMAL);
-                    writeString(big.toString());
-                } else if (value instanceof Character c) {
-                    data.writeByte(CHARACTER);
-                    data.writeChar(c);
-                } else {
-                    throw new IllegalArgumentException("a " + value.getClass().getName() + " does not cross to a worker");
+            if (value == null) {
+                put(NULL);
+            } else if (value instanceof String text) {
+                put(STRING);
+                writeString(text);
+            } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                put(LONG);
+                writeLong(((Number) value).longValue());
+            } else if (value instanceof Double || value instanceof Float) {
+                put(DOUBLE);
+                writeLong(Double.doubleToRawLongBits(((Number) value).doubleValue()));
+            } else if (value instanceof Boolean bool) {
+                put(bool ? TRUE : FALSE);
+            } else if (value instanceof Map<?, ?> map) {
+                put(MAP);
+                writeInt(map.size());
+                for (Map.Entry<?, ?> entry : map.entrySet()) {
+                    writeString(String.valueOf(entry.getKey()));
+                    writeValue(entry.getValue());
                 }
-                return this;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } else if (value instanceof List<?> list) {
+                put(LIST);
+                writeInt(list.size());
+                for (Object item : list) writeValue(item);
+            } else if (value instanceof BigInteger big) {
+                put(BIG_INTEGER);
+                writeString(big.toString());
+            } else if (value instanceof BigDecimal big) {
+                put(BIG_DECIMAL);
+                writeString(big.toString());
+            } else if (value instanceof Character c) {
+                put(CHARACTER);
+                room(2);
+                bytes[size++] = (byte) (c >>> 8);
+                bytes[size++] = (byte) c.charValue();
+            } else {
+                throw new IllegalArgumentException("a " + value.getClass().getName() + " does not cross to a worker");
             }
+            return this;
         }
 
-        public byte[] toBytes() { return bytes.toByteArray(); }
+        public byte[] toBytes() { return Arrays.copyOf(bytes, size); }
     }
 
     /** Reads one message, checking every length against what is left. */
