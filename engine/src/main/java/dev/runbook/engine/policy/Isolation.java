@@ -67,9 +67,6 @@ public record Isolation(Trust images, Trust configMaps, Worker worker, Path sock
     /** How a bundle from a ConfigMap ({@code true}) or from a directory runs. */
     public Trust trustOf(boolean fromConfigMap) { return fromConfigMap ? configMaps : images; }
 
-    /** Whether any channel's bundles run in workers. */
-    public boolean usesWorkers() { return images == Trust.ISOLATED || configMaps == Trust.ISOLATED; }
-
     /** The value of {@code isolation.worker} as the policy file writes it. */
     public String workerWord() { return worker == Worker.SOCKET ? SOCKET_PREFIX + socket : worker.word; }
 

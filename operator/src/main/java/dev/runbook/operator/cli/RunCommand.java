@@ -222,7 +222,8 @@ final class RunCommand implements Callable<Integer> {
                     + ", reloading on change");
         }
         out.println("runbook: checking every plan against " + policy.source() + " (docs/security.md)");
-        if (policy.isolation().usesWorkers()) {
+        if (policy.isolation().images() == Isolation.Trust.ISOLATED
+                || (bundleConfigMaps && policy.isolation().configMaps() == Isolation.Trust.ISOLATED)) {
             out.println("runbook: bundles from ConfigMaps run " + policy.isolation().configMaps().word + ", from images "
                     + policy.isolation().images().word + "; workers: " + policy.isolation().workerWord());
         }

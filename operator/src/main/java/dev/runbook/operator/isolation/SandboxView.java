@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * What a sandboxed worker sees, as bubblewrap's arguments: new namespaces of every kind (its own user,
- * mount table, network with nothing but a loopback device, process ids, IPC, host name), no
- * capabilities, an empty environment, and a file system made of read-only binds of the shared libraries
+ * mount table, network with nothing but a loopback device, process ids, IPC, host name), no further
+ * user namespaces inside, no capabilities, an empty environment, and a file system made of read-only binds of the shared libraries
  * ({@code /usr/lib}), the JDK and each class path entry, a private {@code /proc}, a minimal {@code /dev}
  * and an empty {@code /tmp} in memory. No home directory, no kubeconfig, no service-account token, no
  * operator file is in view. It dies with the operator.
@@ -31,6 +31,8 @@ final class SandboxView {
         List<String> args = new ArrayList<>(List.of(
                 "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                 "--uid", Integer.toString(WorkerCommand.UNPRIVILEGED_ID), "--gid", Integer.toString(WorkerCommand.UNPRIVILEGED_ID),
+                // No user namespace of its own inside (bubblewrap 0.8): fewer kernel paths for its code to try.
+                "--disable-userns",
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 "--clearenv", "--setenv", "MALLOC_ARENA_MAX", "2"));
         Set<Path> bound = new LinkedHashSet<>();
