@@ -61,6 +61,14 @@ public final class FailoverDrill {
                 + (hadBackup ? " and without its backup schedule" : ""));
         sandbox.apply(sample);
 
+        // Healthy needs the primary's own word: its instance manager reports what it runs as.
+        Timeline.Seen chosen = sandbox.awaitCluster("the first ready instance to be chosen as the primary",
+                seen -> ObjectPath.read(seen.primary(), "status.currentPrimary") != null
+                        && "primary".equals(seen.roles().get(String.valueOf(ObjectPath.read(seen.primary(), "status.currentPrimary")))));
+        String first = String.valueOf(ObjectPath.read(chosen.primary(), "status.currentPrimary"));
+        timeline.note(first + " initialises the database and reports it runs as primary (" + REPORTED_ROLE
+                + "), as the instance manager would");
+        sandbox.annotatePod(first, REPORTED_ROLE, "primary");
         Timeline.Seen healthy = sandbox.awaitCluster("the cluster to bootstrap to Healthy", FailoverDrill::converged);
         Duration bootstrap = timeline.elapsed();
         String primary = String.valueOf(ObjectPath.read(healthy.primary(), "status.currentPrimary"));
@@ -114,7 +122,8 @@ public final class FailoverDrill {
                         && "primary".equals(seen.roles().get(best)));
         Duration failover = Duration.between(failoverStarted, clock.instant());
 
-        timeline.note(primary + " is ready again (rewound, it follows " + best + ")");
+        timeline.note(primary + " is ready again (rewound, it follows " + best + ", and reports " + REPORTED_ROLE + ": replica)");
+        sandbox.annotatePod(primary, REPORTED_ROLE, "replica");
         sandbox.worldChange(() -> sandbox.simulated().podReady(sandbox.pod(primary), clock.instant()));
         Timeline.Seen again = sandbox.awaitCluster("the cluster to be Healthy again with " + best + " as the primary",
                 seen -> converged(seen) && best.equals(ObjectPath.read(seen.primary(), "status.currentPrimary"))

@@ -146,6 +146,15 @@ class SandboxCommandTest {
                 .allMatch(l -> l.matches("\\+\\d+\\.\\ds +.*"));
     }
 
+    /** The command the cli module adds answers --help as the operator's commands do: its usage, exit 0. */
+    @Test
+    void helpPrintsTheUsage() {
+        CommandResult result = run("sandbox", "--help");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).startsWith("Usage: runbook sandbox ").contains("-h, --help");
+    }
+
     @Test
     void aBundleWithoutADrillIsToldWhichFileToAdd() {
         CommandResult result = run("sandbox", "--bundle", WEB_APP);

@@ -49,7 +49,14 @@ class AppReleaseInvariantsTest {
                 "The stable Deployment only moves to the current version",
                 "Never delete the stable Deployment",
                 "Nothing new starts while the release is being deleted",
-                "A failed version is never current");
+                "A failed version is never current",
+                "The stable Deployment only runs the image its version was released with",
+                "Available and Ready only when the stable Deployment serves the current version as observed",
+                "spec.replicas is applied to the stable Deployment",
+                "spec.config is applied to the ConfigMap",
+                "spec.version is released or answered",
+                "spec.image and spec.port are released or answered",
+                "A changed answer comes with an event");
     }
 
     @Test

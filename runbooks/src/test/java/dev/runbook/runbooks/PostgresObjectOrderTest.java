@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The order in which a postgres-cluster plan applies a cluster's objects (rules/bootstrap.drl's
- * salience): the ConfigMap the pods read, then the StatefulSet, then the Services, whatever else the
+ * salience): the ConfigMap the pods read, then what they run as (ServiceAccount, Role, RoleBinding: a
+ * pod naming a missing ServiceAccount is refused), then the StatefulSet, then the Services, whatever else the
  * cycle decides. Scenario tests match actions in any order, so the order is checked here, on every
  * sample whose plan applies these objects.
  */
@@ -26,9 +27,10 @@ class PostgresObjectOrderTest {
     private static final CycleTester CYCLE = CycleTester.of(BUNDLE);
 
     @Test
-    void aNewClusterGetsItsConfigMapThenItsStatefulSetThenItsServices() {
+    void aNewClusterGetsItsConfigMapThenItsAccountThenItsStatefulSetThenItsServices() {
         List<String> applied = applied(CYCLE.given(BUNDLE.resolve("samples/cluster.yaml")).at("2026-11-30T09:00:00Z").fire());
-        assertThat(applied).containsExactly("ConfigMap pg-config", "StatefulSet pg",
+        assertThat(applied).containsExactly("ConfigMap pg-config", "ServiceAccount pg-instance", "Role pg-instance",
+                "RoleBinding pg-instance", "StatefulSet pg",
                 "Service pg-instances", "Service pg-rw", "Service pg-ro");
     }
 
@@ -42,7 +44,7 @@ class PostgresObjectOrderTest {
         return samples.stream().map(sample -> DynamicTest.dynamicTest(sample.getFileName().toString(), () -> {
             List<String> kinds = applied(CYCLE.given(sample).at("2026-11-30T09:00:00Z").fire()).stream()
                     .map(a -> a.substring(0, a.indexOf(' ')))
-                    .filter(k -> List.of("ConfigMap", "StatefulSet", "Service").contains(k))
+                    .filter(k -> ORDER.contains(k))
                     .toList();
             List<String> sorted = new ArrayList<>(kinds);
             sorted.sort((a, b) -> rank(a) - rank(b));
@@ -59,8 +61,10 @@ class PostgresObjectOrderTest {
         }
     }
 
+    private static final List<String> ORDER = List.of("ConfigMap", "ServiceAccount", "Role", "RoleBinding", "StatefulSet", "Service");
+
     private static int rank(String kind) {
-        return List.of("ConfigMap", "StatefulSet", "Service").indexOf(kind);
+        return ORDER.indexOf(kind);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,17 +1,15 @@
 package dev.runbook.engine.bundle;
 
+import dev.runbook.engine.files.EditorFiles;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.yaml.TextFiles;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Reads a bundle directory: {@code bundle.yaml}, {@code rules/*.drl}, {@code templates/*.yaml}.
@@ -43,15 +41,8 @@ public final class BundleLoader {
     }
 
     private static void addTree(Path bundle, String sub, String extension, Map<String, String> into) {
-        Path dir = bundle.resolve(sub);
-        if (!Files.isDirectory(dir)) return;
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.filter(Files::isRegularFile)
-                    .filter(p -> p.getFileName().toString().endsWith(extension))
-                    .sorted()
-                    .forEach(p -> into.put(bundle.relativize(p).toString().replace('\\', '/'), read(bundle, p)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (Path file : EditorFiles.files(bundle.resolve(sub), extension)) {
+            into.put(bundle.relativize(file).toString().replace('\\', '/'), read(bundle, file));
         }
     }
 

@@ -15,6 +15,8 @@ public record PlanProblem(Kind kind, String message, List<String> rules) {
         PROTECTED_KIND,
         /** An action on a cluster-scoped object the policy does not allow. */
         CLUSTER_SCOPED,
+        /** A RoleBinding that binds more than a Role of its namespace to ServiceAccounts of its namespace. */
+        FOREIGN_BINDING,
         /** A template that does not render into an object. */
         TEMPLATE
     }

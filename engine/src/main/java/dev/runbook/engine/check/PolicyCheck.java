@@ -44,6 +44,7 @@ final class PolicyCheck {
                         action.identity() + " is refused: " + kindRefusal, planned.rules()));
             }
         }
+        problems.addAll(BindingCheck.check(plan));
         return problems;
     }
 }

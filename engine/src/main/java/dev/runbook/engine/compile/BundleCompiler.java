@@ -56,7 +56,7 @@ public final class BundleCompiler {
         TemplateSet templates = TemplateSet.compile(templateFiles, errors);
         if (FirstLine.enabled()) {
             errors.addAll(TemplateCheck.check(templateFiles, templates.compiled(), TemplateSet.DIRECTORY, AllowList.standard(),
-                    TemplateRenderer.VARIABLES));
+                    TemplateRenderer.VARIABLES, TemplateSet::isEngineNode));
         }
 
         InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);

@@ -118,7 +118,9 @@ public final class CompiledBundleCache {
             prune();
             return true;
         } catch (IOException | RuntimeException e) {
-            LOG.debug("could not store {} in the cache: {}", compiled, e.toString());
+            // Only slower, never wrong: but every command compiles it again, so say so.
+            LOG.warn("could not store bundle {} in the compiled-bundle cache {}: {}; each command compiles it again "
+                    + "(RUNBOOK_BUNDLE_CACHE names another directory, or off; docs/cli.md)", compiled, directory, e.toString());
             return false;
         }
     }
@@ -193,7 +195,9 @@ public final class CompiledBundleCache {
 
     private void write(Path file, CompiledBundle compiled) throws IOException {
         InternalKnowledgeBase kieBase = (InternalKnowledgeBase) compiled.kieBase();
-        Map<String, byte[]> classes = new HashMap<>(((StoreClassLoader) kieBase.getRootClassLoader()).getStore());
+        // A bundle that declares no type has generated no class into the store (it is null then): nothing to carry.
+        Map<String, byte[]> generated = ((StoreClassLoader) kieBase.getRootClassLoader()).getStore();
+        Map<String, byte[]> classes = generated == null ? new HashMap<>() : new HashMap<>(generated);
         Files.createDirectories(directory);
         Path temporary = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
         try {

@@ -1,10 +1,8 @@
 package dev.runbook.engine.compile;
 
+import dev.runbook.engine.bundle.CrdSchemas;
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.problem.Problem;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -93,30 +91,8 @@ public final class SpecFieldCheck {
     }
 
     /** The schema of {@code spec} of the primary's version, from the CRD that defines it; null when none does. */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> specSchema(Map<String, String> crds, Kind primary) {
-        String apiVersion = primary.apiVersion();
-        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-        String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
-        for (String text : crds.values()) {
-            for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(text)) {
-                if (!(document instanceof Map<?, ?> crd) || !"CustomResourceDefinition".equals(crd.get("kind"))) continue;
-                Map<String, Object> spec = (Map<String, Object>) crd.get("spec");
-                Map<String, Object> names = spec == null ? null : (Map<String, Object>) spec.get("names");
-                if (names == null || !group.equals(spec.get("group")) || !primary.kind().equals(names.get("kind"))) continue;
-                for (Object v : (List<Object>) spec.getOrDefault("versions", List.of())) {
-                    Map<String, Object> entry = (Map<String, Object>) v;
-                    if (!version.equals(entry.get("name")) || !(entry.get("schema") instanceof Map<?, ?> schema)) continue;
-                    Object root = schema.get("openAPIV3Schema");
-                    if (root instanceof Map<?, ?> r && r.get("properties") instanceof Map<?, ?> properties
-                            && properties.get("spec") instanceof Map<?, ?> specSchema) {
-                        return (Map<String, Object>) specSchema;
-                    }
-                    return Map.of("type", "object");
-                }
-            }
-        }
-        return null;
+        return CrdSchemas.of(crds).specSchema(primary);
     }
 
     /** The text with comments blanked out (lines and columns kept), so that commented-out code is not read. */

@@ -35,10 +35,17 @@ public final class BudgetExceededError extends Error {
         return clock == RuleBudget.Clock.CPU ? "used more than " + amount + " of CPU time" : "ran longer than " + amount;
     }
 
-    static BudgetExceededError memory(String limitName, long allocated, long max) {
-        return new BudgetExceededError("allocated " + allocated / (1024 * 1024) + " MiB, more than the "
-                + max / (1024 * 1024) + " MiB a cycle may (" + ContainmentLimits.MEMORY_NAME + ")",
-                limitName, null, null, allocated, max);
+    /** @param more what was about to be allocated at once (an array), refused before it was; 0 when none */
+    static BudgetExceededError memory(String limitName, long allocated, long more, long max) {
+        String what = more > 0
+                ? "asked for an array of " + mebibytes(more) + " MiB, which would have taken the cycle past"
+                : "allocated " + mebibytes(allocated) + " MiB, more than";
+        return new BudgetExceededError(what + " the " + mebibytes(max) + " MiB a cycle may (" + ContainmentLimits.MEMORY_NAME + ")",
+                limitName, null, null, allocated + more, max);
+    }
+
+    private static long mebibytes(long bytes) {
+        return bytes / (1024 * 1024);
     }
 
     /** The same stop, thrown again from a later check. */

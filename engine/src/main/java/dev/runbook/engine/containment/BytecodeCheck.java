@@ -126,7 +126,14 @@ final class BytecodeCheck {
                         }
                         type(Type.getReturnType(desc).getInternalName(), method, line, "");
                         for (Object arg : args) {
-                            if (arg instanceof Handle h) member(h.getOwner(), h.getName(), h.getDesc(), method, line);
+                            if (!(arg instanceof Handle h)) continue;
+                            int opcode = h.getTag() == Opcodes.H_INVOKESTATIC ? Opcodes.INVOKESTATIC : Opcodes.INVOKEVIRTUAL;
+                            if (BudgetInstrumenter.guarded(opcode, h.getOwner(), h.getName(), h.getDesc()) != null) {
+                                // The engine rewrites calls of these to match under the budget; a reference would escape it.
+                                refuse(method, line, h.getOwner().replace('/', '.') + "." + h.getName(), "a method reference to a "
+                                        + "regular-expression method is not allowed in rules: call it in a lambda");
+                            }
+                            member(h.getOwner(), h.getName(), h.getDesc(), method, line);
                         }
                     }
 

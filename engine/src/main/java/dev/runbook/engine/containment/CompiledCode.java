@@ -37,11 +37,6 @@ final class CompiledCode {
         return new LinkedHashMap<>(new java.util.TreeMap<>(data.getStore()));
     }
 
-    /** Internal names of the classes a bundle's code may call: its compiled code and declared types. */
-    Set<String> ownClasses() {
-        return ownBytecode().keySet();
-    }
-
     /**
      * The bytecode of the package's own classes by internal name: its compiled code (consequences, evals,
      * functions, Drools' invokers) and the classes Drools generated for its declared types.

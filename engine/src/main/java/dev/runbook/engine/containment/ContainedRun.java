@@ -54,21 +54,53 @@ public final class ContainedRun {
         }
     }
 
+    /**
+     * Renders a template the rule {@code rule} applied, within the cycle's budget: a spent budget, a stack
+     * overflow or running out of memory while it renders names the template (and the rule), and what it
+     * allocated is measured as soon as it is rendered, before anything else runs.
+     *
+     * @param template its path under templates/
+     */
+    public static <T> T template(String template, String rule, Supplier<T> body) {
+        try {
+            T rendered = body.get();
+            RuleBudget.measureMemory();
+            return rendered;
+        } catch (RuntimeException | Error e) {
+            throw contained(e, rule, template);
+        }
+    }
+
+    /** Whether {@code failure} is, or was caused by, the engine's stop of bundle code (not a fault of its own). */
+    public static boolean isStop(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RuleContainmentException || t instanceof BudgetExceededError || t instanceof StackOverflowError
+                    || t instanceof OutOfMemoryError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@code failure} as a {@link RuleContainmentException} when it is one of ours, else unchanged. */
     static RuntimeException contained(Throwable failure, String firingRule) {
+        return contained(failure, firingRule, null);
+    }
+
+    private static RuntimeException contained(Throwable failure, String firingRule, String template) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RuleContainmentException already) return already;
             if (t instanceof BudgetExceededError spent) {
                 String rule = blame(firingRule, failure);
                 return spent.isDeadline()
-                        ? new RuleDeadlineExceededException(rule, spent.limitName(), spent.deadline(), spent.clock(), spent)
-                        : new RuleMemoryExceededException(rule, spent.getMessage(), spent);
+                        ? new RuleDeadlineExceededException(rule, template, spent.limitName(), spent.deadline(), spent.clock(), spent)
+                        : new RuleMemoryExceededException(rule, template, spent.getMessage(), spent);
             }
             if (t instanceof StackOverflowError overflow) {
-                return new RuleStackOverflowException(blame(firingRule, overflow), overflow);
+                return new RuleStackOverflowException(blame(firingRule, overflow), template, overflow);
             }
             if (t instanceof OutOfMemoryError memory) {
-                return new RuleMemoryExceededException(blame(firingRule, memory), "the JVM ran out of memory ("
+                return new RuleMemoryExceededException(blame(firingRule, memory), template, "the JVM ran out of memory ("
                         + memory.getMessage() + ")", memory);
             }
         }

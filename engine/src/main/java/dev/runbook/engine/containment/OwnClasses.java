@@ -57,10 +57,6 @@ final class OwnClasses {
         return classes.containsKey(internalName);
     }
 
-    Set<String> names() {
-        return classes.keySet();
-    }
-
     /**
      * The classes outside the bundle that {@code name} of the own class {@code owner} may come from:
      * none when one of the bundle's classes declares it (on the way up from {@code owner}), else the

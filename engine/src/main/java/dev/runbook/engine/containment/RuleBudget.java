@@ -48,6 +48,31 @@ public final class RuleBudget {
     }
 
     /**
+     * Called by instrumented bundle code just before it creates an array of {@code count} elements of
+     * {@code elementBytes} each: a creation that alone would take the cycle past its memory budget is
+     * refused before it happens, so the rule that asked for it is the one stopped (one instruction can
+     * take gigabytes, which the next sampled check would see only later, in another rule's code).
+     *
+     * @return {@code count}, for the array creation that follows
+     */
+    public static int allocating(int count, int elementBytes) {
+        Budget budget = CURRENT.get();
+        if (budget != null) budget.allocating((long) Math.max(count, 0) * elementBytes);
+        return count;
+    }
+
+    /**
+     * Checks the memory budget now rather than at the next sampled check: called where one rule's work
+     * ends (after its consequence, after a template rendered), so that what it allocated is blamed on it
+     * and not on whatever runs next. Reads the thread's allocation counter only (cheap); the deadline
+     * stays sampled.
+     */
+    public static void measureMemory() {
+        Budget budget = CURRENT.get();
+        if (budget != null) budget.allocating(0);
+    }
+
+    /**
      * Runs {@code body} under a deadline named {@code limitName} (e.g. {@code limits.cycleDeadline})
      * and, when {@code maxAllocatedBytes > 0}, an allocation budget. An enclosing budget that ends
      * sooner still applies.
@@ -118,19 +143,30 @@ public final class RuleBudget {
         void tick() {
             if (spent != null) throw spent.again();
             if (++ticks % SAMPLE_MEMORY_EVERY != 0) return;
-            if (ticks % SAMPLE_CLOCK_EVERY == 0) {
-                long now = now();
-                for (Budget b = this; b != null; b = b.enclosing) {
-                    if (now - b.endsAtNanos > 0) {
-                        throw spent = BudgetExceededError.deadline(b.limitName, b.deadline, clock());
-                    }
+            if (ticks % SAMPLE_CLOCK_EVERY == 0) deadline();
+            memory(0);
+        }
+
+        void allocating(long bytes) {
+            if (spent != null) throw spent.again();
+            memory(bytes);
+        }
+
+        private void deadline() {
+            long now = now();
+            for (Budget b = this; b != null; b = b.enclosing) {
+                if (now - b.endsAtNanos > 0) {
+                    throw spent = BudgetExceededError.deadline(b.limitName, b.deadline, clock());
                 }
             }
-            if (maxAllocatedBytes > 0) {
-                long allocated = allocatedBytes() - allocatedAtStart;
-                if (allocated > maxAllocatedBytes) {
-                    throw spent = BudgetExceededError.memory(limitName, allocated, maxAllocatedBytes);
-                }
+        }
+
+        /** @param more bytes about to be allocated at once (0: only what was allocated so far) */
+        private void memory(long more) {
+            if (maxAllocatedBytes <= 0) return;
+            long allocated = allocatedBytes() - allocatedAtStart;
+            if (allocated + more > maxAllocatedBytes) {
+                throw spent = BudgetExceededError.memory(limitName, allocated, more, maxAllocatedBytes);
             }
         }
     }

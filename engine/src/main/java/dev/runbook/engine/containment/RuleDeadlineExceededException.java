@@ -9,9 +9,16 @@ public final class RuleDeadlineExceededException extends RuleContainmentExceptio
 
     public RuleDeadlineExceededException(String rule, String limitName, Duration deadline, RuleBudget.Clock clock,
                                          Throwable cause) {
-        super(rule, "rule '" + rule + "' exceeded its deadline: it " + BudgetExceededError.spent(deadline, clock) + " (" + limitName
-                + ") and was stopped; look for a loop that does not end or a recursion in it or in the functions it calls",
-                cause);
+        this(rule, null, limitName, deadline, clock, cause);
+    }
+
+    /** @param template the template that was rendering for the rule, or null */
+    public RuleDeadlineExceededException(String rule, String template, String limitName, Duration deadline, RuleBudget.Clock clock,
+                                         Throwable cause) {
+        super(rule, template, who(rule, template) + " exceeded its deadline: it " + BudgetExceededError.spent(deadline, clock)
+                + " (" + limitName + ") and was stopped; " + (template == null
+                ? "look for a loop that does not end or a recursion in it or in the functions it calls"
+                : "look for @foreach{} within @foreach{} over long lists"), cause);
         this.limitName = limitName;
         this.deadline = deadline;
     }

@@ -20,6 +20,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -42,9 +43,10 @@ public final class TemplateCheck {
      * @param files     the template files by path ({@code templates/x.yaml})
      * @param compiled  the compiled templates by name (the path under {@code templates/}); a file that did not compile is not here
      * @param variables the variables the renderer passes besides the rule's own, with their types
+     * @param engine    the nodes the engine itself added (budget checks), read past
      */
     public static List<Problem> check(Map<String, String> files, Map<String, CompiledTemplate> compiled, String directory,
-                                      AllowList allowList, Map<String, Class<?>> variables) {
+                                      AllowList allowList, Map<String, Class<?>> variables, Predicate<Node> engine) {
         Map<String, StaticType> known = new HashMap<>();
         variables.forEach((name, type) -> known.put(name, StaticType.Known.of(type)));
         Set<Class<?>> trusted = new HashSet<>();
@@ -59,7 +61,7 @@ public final class TemplateCheck {
         files.forEach((file, text) -> {
             CompiledTemplate template = compiled.get(file.substring(directory.length()));
             if (template == null) return;
-            new Walk(file, text, check, MvelScope.template(known), problems).nodes(template.getRoot());
+            new Walk(file, text, check, MvelScope.template(known), engine, problems).nodes(template.getRoot());
         });
         return problems;
     }
@@ -69,14 +71,16 @@ public final class TemplateCheck {
         private final String text;
         private final MvelExpressionCheck check;
         private final MvelScope scope;
+        private final Predicate<Node> engine;
         private final List<Problem> problems;
         private final Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
-        Walk(String file, String text, MvelExpressionCheck check, MvelScope scope, List<Problem> problems) {
+        Walk(String file, String text, MvelExpressionCheck check, MvelScope scope, Predicate<Node> engine, List<Problem> problems) {
             this.file = file;
             this.text = text;
             this.check = check;
             this.scope = scope;
+            this.engine = engine;
             this.problems = problems;
         }
 
@@ -85,7 +89,7 @@ public final class TemplateCheck {
         }
 
         private void one(Node node) {
-            if (node instanceof TextNode || node instanceof CommentNode || node instanceof EndNode) return;
+            if (node instanceof TextNode || node instanceof CommentNode || node instanceof EndNode || engine.test(node)) return;
             if (node instanceof ExpressionNode || node instanceof TerminalExpressionNode) {
                 expression(node.getCStart(), node.getCEnd());
             } else if (node instanceof IfNode branch) {

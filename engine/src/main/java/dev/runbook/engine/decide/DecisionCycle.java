@@ -82,7 +82,9 @@ public final class DecisionCycle {
         }
 
         List<PlanProblem> problems = new ArrayList<>();
-        List<PlannedAction> planned = collect(bundle, observation, params, recorder, problems);
+        // Templates are the bundle's code too: rendered under the cycle's deadline and memory budget.
+        List<PlannedAction> planned = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), () -> null,
+                () -> collect(bundle, observation, params, recorder, problems));
         problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
         return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
     }
@@ -114,7 +116,8 @@ public final class DecisionCycle {
             Action action = inserted.action();
             if (action instanceof ApplyTemplate template) {
                 try {
-                    action = renderer.render(template, observation.primary(), params);
+                    action = ContainedRun.template(template.getTemplate(), inserted.rule(),
+                            () -> renderer.render(template, observation.primary(), params));
                 } catch (TemplateRenderer.TemplateException e) {
                     problems.add(PlanProblem.template(e.getMessage(), inserted.rule()));
                     continue;

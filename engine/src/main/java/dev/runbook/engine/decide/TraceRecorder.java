@@ -1,5 +1,6 @@
 package dev.runbook.engine.decide;
 
+import dev.runbook.engine.containment.RuleBudget;
 import dev.runbook.rules.action.Action;
 import org.kie.api.event.rule.BeforeMatchFiredEvent;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
@@ -48,6 +49,8 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
         firings.add(new Firing(currentRule, currentMatched, currentAdded, List.of(), currentDerived));
+        // What the consequence allocated in a JDK call (a string repeated, a copy) is this rule's, not the next one's.
+        RuleBudget.measureMemory();
         currentRule = null;
     }
 

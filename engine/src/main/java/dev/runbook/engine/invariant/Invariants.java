@@ -1,5 +1,6 @@
 package dev.runbook.engine.invariant;
 
+import dev.runbook.engine.files.EditorFiles;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.problem.InvalidInputException;
@@ -27,7 +28,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * A bundle's invariants: the rules under {@code invariants/*.drl}, compiled on their own. After each
@@ -61,8 +61,8 @@ public final class Invariants {
         Path dir = bundle.resolve(DIRECTORY);
         if (!Files.isDirectory(dir)) return NONE;
         Map<String, String> drl = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".drl")).sorted().toList()) {
+        try {
+            for (Path file : EditorFiles.files(dir, ".drl")) {
                 drl.put(bundle.relativize(file).toString().replace('\\', '/'), Files.readString(file, StandardCharsets.UTF_8));
             }
         } catch (IOException e) {

@@ -3,7 +3,9 @@ package dev.runbook.engine.scenario;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.state.ObservedObject;
+import dev.runbook.engine.state.ApiTypes;
 import dev.runbook.engine.state.StateFiles;
+import dev.runbook.engine.bundle.CrdSchemas;
 import dev.runbook.engine.yaml.TextFiles;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.engine.yaml.YamlMap;
@@ -47,10 +49,13 @@ public final class ScenarioParser {
             "CONFLICT", "TOO_MANY_ACTIONS", "OTHER_NAMESPACE", "PROTECTED_KIND", "TEMPLATE");
 
     private final Path bundle;
+    /** What the API server would send: the state's values are checked against it (labels are strings, the bundle's CRDs). */
+    private final ApiTypes types;
 
     /** @param bundle the bundle directory; file names in messages are relative to it */
     public ScenarioParser(Path bundle) {
         this.bundle = bundle;
+        this.types = ApiTypes.of(CrdSchemas.read(bundle));
     }
 
     public List<Scenario> parse(Path file) {
@@ -134,9 +139,8 @@ public final class ScenarioParser {
                 }
                 String name = bundle.relativize(referenced).toString().replace('\\', '/');
                 StateFiles.parse(name, TextFiles.read(referenced, name, TextFiles.MAX_INPUT_BYTES, "a state file"),
-                        objects, problems);
+                        objects, problems, types);
             } else {
-                StateFiles.parse(file, "", objects, problems);
                 addInline(file, items.get(i), objects, problems);
             }
         }
@@ -144,7 +148,7 @@ public final class ScenarioParser {
         return objects;
     }
 
-    private static void addInline(String file, Node node, List<ObservedObject> objects, List<Problem> problems) {
+    private void addInline(String file, Node node, List<ObservedObject> objects, List<Problem> problems) {
         @SuppressWarnings("unchecked")
         Map<String, Object> object = (Map<String, Object>) YamlFile.toJava(node);
         Object metadata = object.get("metadata");
@@ -154,7 +158,8 @@ public final class ScenarioParser {
                     + "(or write file: PATH to read objects from a file)"));
             return;
         }
-        objects.add(new ObservedObject(object, file, node.getStartMark().getLine() + 1));
+        ObservedObject checked = StateFiles.object(file, node, problems, types);
+        if (checked != null) objects.add(checked);
     }
 
     private List<Step> steps(YamlMap map) {

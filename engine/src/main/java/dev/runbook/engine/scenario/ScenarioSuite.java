@@ -1,18 +1,16 @@
 package dev.runbook.engine.scenario;
 
+import dev.runbook.engine.files.EditorFiles;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /** The scenarios of a bundle ({@code tests/*.yaml}, or chosen files), and the rules none of them fired. */
 public final class ScenarioSuite {
@@ -22,13 +20,7 @@ public final class ScenarioSuite {
 
     /** Every scenario file of the bundle, in name order. */
     public static List<Path> files(Path bundle) {
-        Path dir = bundle.resolve(DIRECTORY);
-        if (!Files.isDirectory(dir)) return List.of();
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return EditorFiles.files(bundle.resolve(DIRECTORY), ".yaml");
     }
 
     /**

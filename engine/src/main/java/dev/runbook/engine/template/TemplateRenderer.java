@@ -1,5 +1,6 @@
 package dev.runbook.engine.template;
 
+import dev.runbook.engine.containment.ContainedRun;
 import dev.runbook.engine.policy.ExplicitNamespace;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.rules.action.Apply;
@@ -75,8 +76,10 @@ public final class TemplateRenderer {
         vars.put("yaml", YamlQuote.INSTANCE);
         String text;
         try {
+            // Its loops check the cycle's budget at every item (LoopChecks); the caller measures what it allocated.
             text = String.valueOf(TemplateRuntime.execute(compiled, null, vars));
         } catch (RuntimeException e) {
+            if (ContainedRun.isStop(e)) throw e; // the budget stopped it: the cycle names the template
             throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
         }
         Map<String, Object> parsed = cache.parsed(text);

@@ -4,6 +4,7 @@ import dev.runbook.engine.problem.Problem;
 import org.mvel2.CompileException;
 import org.mvel2.templates.CompiledTemplate;
 import org.mvel2.templates.TemplateCompiler;
+import org.mvel2.templates.res.Node;
 
 import java.util.Collections;
 import java.util.List;
@@ -30,7 +31,9 @@ public final class TemplateSet {
         Map<String, CompiledTemplate> compiled = new TreeMap<>();
         files.forEach((path, text) -> {
             try {
-                compiled.put(path.substring(DIRECTORY.length()), TemplateCompiler.compileTemplate(text));
+                CompiledTemplate template = TemplateCompiler.compileTemplate(text);
+                LoopChecks.insert(template.getRoot());
+                compiled.put(path.substring(DIRECTORY.length()), template);
             } catch (CompileException e) {
                 problems.add(new Problem(path, Math.max(e.getLineNumber(), 0), Math.max(e.getColumn(), 0),
                         "template does not compile: " + firstLine(e.getMessage())));
@@ -48,6 +51,11 @@ public final class TemplateSet {
     }
 
     public Set<String> names() { return compiled.keySet(); }
+
+    /** Whether {@code node} is one the engine added to a compiled template (a budget check), not the bundle's. */
+    public static boolean isEngineNode(Node node) {
+        return LoopChecks.isCheck(node);
+    }
 
     /** The compiled templates by name, as they render: what the containment check reads. */
     public Map<String, CompiledTemplate> compiled() { return compiled; }

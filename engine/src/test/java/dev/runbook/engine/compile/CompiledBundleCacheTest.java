@@ -55,6 +55,39 @@ class CompiledBundleCacheTest {
         }
     }
 
+    /** A bundle without `declare` (every bundle `runbook new` writes) has no generated class loader store: it is stored all the same. */
+    @Test
+    void aBundleThatDeclaresNoTypeIsStoredAndReadBack() throws IOException {
+        BundleSource reaching = BundleLoader.load(TestBundles.directory("reaching"));
+
+        CompiledBundleCache.Loaded first = new CompiledBundleCache(cacheDir).load(reaching);
+        CompiledBundleCache.Loaded second = new CompiledBundleCache(cacheDir).load(reaching);
+
+        assertThat(first.fromCache()).isFalse();
+        assertThat(entries()).hasSize(1);
+        assertThat(second.fromCache()).isTrue();
+        assertThat(second.bundle().ruleNames()).isEqualTo(first.bundle().ruleNames());
+    }
+
+    /** A cache that cannot be written makes every command compile again: it says so (it said nothing). */
+    @Test
+    void aCacheThatCannotBeWrittenIsAWarning() throws IOException {
+        Path notADirectory = Files.writeString(cacheDir.resolve("a-file"), "not a directory\n");
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream err = System.err;
+        System.setErr(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        CompiledBundleCache.Loaded loaded;
+        try {
+            loaded = new CompiledBundleCache(notADirectory).load(BundleLoader.load(TestBundles.directory("reaching")));
+        } finally {
+            System.setErr(err);
+        }
+
+        assertThat(loaded.bundle().name()).isEqualTo("reaching");
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("WARN",
+                "could not store bundle reaching@", "in the compiled-bundle cache " + notADirectory, "each command compiles it again");
+    }
+
     @Test
     void aBundleReadFromTheCacheDecidesExactlyAsACompiledOne() throws IOException {
         CompiledBundle compiled = new CompiledBundleCache(cacheDir).compile(example());

@@ -129,6 +129,32 @@ class CodeContainmentTest {
                 AllowList.of(java.util.List.of("java.lang.System#setProperty")))).isEmpty();
     }
 
+    /**
+     * The second look on its own: a declared type that extends a JDK class, built by Drools without the
+     * parse-tree check, is refused from the built package's class definition, and so is the member it
+     * inherits from that class and the consequence calls as if it were the bundle's own.
+     */
+    @org.junit.jupiter.api.Test
+    void aDeclaredTypeExtendingAJdkClassIsRefusedInTheBuiltPackageToo() throws Exception {
+        java.nio.file.Path rules = TestBundles.directory("hostile/extends-jdk-class-in-consequence").resolve("rules/attack.drl");
+        java.util.Map<String, String> drl = java.util.Map.of("rules/attack.drl", java.nio.file.Files.readString(rules));
+        org.kie.internal.builder.KnowledgeBuilder builder = org.kie.internal.builder.KnowledgeBuilderFactory.newKnowledgeBuilder();
+        builder.add(org.kie.internal.io.ResourceFactory.newByteArrayResource(drl.get("rules/attack.drl").getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)).setSourcePath("rules/attack.drl"), org.kie.api.io.ResourceType.DRL);
+        assertThat(builder.getErrors()).isEmpty();
+
+        java.util.List<Problem> problems = CodeContainment.check(builder.getKnowledgePackages(), drl, AllowList.standard());
+
+        assertThat(problems).anySatisfy(p -> {
+            assertThat(p.message()).startsWith("declare Zone extends java.util.TimeZone is not allowed");
+            assertThat(p.line()).isEqualTo(5);
+        });
+        assertThat(problems).anySatisfy(p -> {
+            assertThat(p.message()).startsWith("attack.Zone.setDefault is not allowed in rules: inherited from java.util.TimeZone");
+            assertThat(p.line()).isEqualTo(13);
+        });
+    }
+
     private static Problem firstProblemOf(String bundle) {
         Throwable error = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
                 () -> BundleCompiler.compile(BundleLoader.load(TestBundles.directory("contained/" + bundle)))));

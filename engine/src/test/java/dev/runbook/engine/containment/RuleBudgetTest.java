@@ -94,6 +94,50 @@ class RuleBudgetTest {
                 .hasMessageContaining("32 MiB").hasMessageContaining("the policy's limits.cycleMemoryMiB");
     }
 
+    /** One instruction can take gigabytes: the array is refused before it exists, in the rule that asked for it. */
+    @Test
+    void anArrayTooLargeForTheMemoryBudgetIsRefusedInTheRuleThatAskedForIt() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleMemoryMiB: 64}\n");
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> CycleTester.of(TestBundles.compiled("contained/array-blamed-on-its-rule")).given(STORE).fire(policy)));
+        assertThat(failure).isInstanceOf(RuleMemoryExceededException.class)
+                .hasMessageContaining("rule 'Take an array of 128 MiB' exceeded the memory a cycle may use")
+                .hasMessageContaining("asked for an array of 128 MiB");
+        assertThat(((RuleFailedException) failure).rule()).isEqualTo("Take an array of 128 MiB");
+    }
+
+    /** A JDK call that allocates is followed by no check of the rule's own: the rule's end measures it. */
+    @Test
+    void whatAJdkCallAllocatedIsBlamedOnTheRuleThatMadeIt() {
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleMemoryMiB: 64}\n");
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> CycleTester.of(TestBundles.compiled("contained/string-blamed-on-its-rule")).given(STORE).fire(policy)));
+        assertThat(failure).isInstanceOf(RuleMemoryExceededException.class)
+                .hasMessageContaining("rule 'Repeat a string 100 million times' exceeded the memory a cycle may use");
+    }
+
+    /** A regular expression built at run time is not checked when the bundle compiles; its matching is budgeted. */
+    @Test
+    void aComputedRegularExpressionThatBacktracksStopsAtTheDeadline() {
+        Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
+                () -> CycleTester.of(TestBundles.compiled("contained/regex-computed-in-consequence")).given(STORE).fire()));
+        assertThat(failure).isInstanceOf(RuleDeadlineExceededException.class)
+                .hasMessageContaining("rule 'Backtrack for ages' exceeded its deadline");
+    }
+
+    @Test
+    void regularExpressionsMatchUnderTheBudgetAsTheJdkMatchesThem() {
+        String text = "a-b--c, d";
+        assertThat(RegexGuard.matches(text, "[a-d, -]+")).isEqualTo(text.matches("[a-d, -]+"));
+        assertThat(RegexGuard.replaceAll(text, "-+", "/")).isEqualTo(text.replaceAll("-+", "/"));
+        assertThat(RegexGuard.replaceFirst(text, "-+", "/")).isEqualTo(text.replaceFirst("-+", "/"));
+        assertThat(RegexGuard.split(text, "-")).containsExactly(text.split("-"));
+        assertThat(RegexGuard.split(text, "-", 2)).containsExactly(text.split("-", 2));
+        assertThat(RegexGuard.split("", ",")).containsExactly("".split(","));
+        assertThat(RegexGuard.patternSplit(java.util.regex.Pattern.compile(","), text)).containsExactly(text.split(","));
+        assertThat(RegexGuard.matcher(java.util.regex.Pattern.compile("c"), text).find()).isTrue();
+    }
+
     @Test
     void deadlinesAreCpuTimeSoTimeTheThreadDoesNotRunDoesNotCount() {
         assertThat(RuleBudget.clock()).as("HotSpot on Linux reads a thread's CPU time").isEqualTo(RuleBudget.Clock.CPU);

@@ -28,8 +28,13 @@ public record HostileBundle(String name, Path directory, String route, String pl
     /** The zone a {@code zone} payload sets. */
     public static final String ZONE = "Pacific/Chatham";
 
+    /** The corpus as this module's tests see it (on the class path). */
     public static List<HostileBundle> all() {
-        Path root = TestBundles.directory("hostile/invoker-name-in-consequence").getParent();
+        return all(TestBundles.directory("hostile/invoker-name-in-consequence").getParent());
+    }
+
+    /** The corpus in {@code root} (engine/src/test/resources/bundles/hostile, for other modules' tests). */
+    public static List<HostileBundle> all(Path root) {
         try (Stream<Path> dirs = Files.list(root)) {
             return dirs.filter(Files::isDirectory).sorted().map(HostileBundle::read).toList();
         } catch (IOException e) {

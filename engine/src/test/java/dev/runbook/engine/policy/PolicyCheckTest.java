@@ -126,6 +126,27 @@ class PolicyCheckTest {
     }
 
     @Test
+    void aRoleBindingBindsOnlyARoleToServiceAccountsOfItsNamespaceEvenWhereThePolicyGrantsTheKind() {
+        Policy grantsBindings = policy("""
+                defaults:
+                  kinds: [Store, RoleBinding.rbac.authorization.k8s.io]
+                """);
+        assertThat(decide("reaching", "bind-own", grantsBindings).problems()).isEmpty();
+        for (String reach : List.of("bind-everyone", "bind-elsewhere", "bind-cluster-role")) {
+            Decision refused = decide("reaching", reach, grantsBindings);
+            assertThat(refusals(refused)).as(reach).containsExactly(PlanProblem.Kind.FOREIGN_BINDING);
+            assertThat(refused.problems().get(0).message()).as(reach).contains("apply RoleBinding demo/store is refused",
+                    "ServiceAccounts of that namespace only");
+        }
+        assertThat(decide("reaching", "bind-everyone", grantsBindings).problems().get(0).message())
+                .contains("it grants to the Group system:authenticated, not a ServiceAccount");
+        assertThat(decide("reaching", "bind-elsewhere", grantsBindings).problems().get(0).message())
+                .contains("the ServiceAccount kube-system/store of another namespace than demo");
+        assertThat(decide("reaching", "bind-cluster-role", grantsBindings).problems().get(0).message())
+                .contains("it binds the ClusterRole edit, not a Role");
+    }
+
+    @Test
     void thePrimarysNamespaceIsNotGrantedWhenItIsReserved() {
         Primary inOperatorNamespace = new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
                 "metadata", Map.of("name", "main", "namespace", "runbook-system", "uid", "u-1"),

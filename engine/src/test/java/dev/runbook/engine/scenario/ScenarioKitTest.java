@@ -104,6 +104,7 @@ class ScenarioKitTest {
             bad-tests/empty-expect.yaml    | bad-tests/empty-expect.yaml:4:9: expect: nothing expected
             bad-tests/no-time.yaml         | bad-tests/no-time.yaml:1:1: now: missing
             bad-tests/bad-change.yaml      | bad-tests/bad-change.yaml:7:22: steps[0].changes[0].podExplodes: unknown change
+            bad-tests/numeric-annotation.yaml | bad-tests/numeric-annotation.yaml:6:66: metadata.annotations.replayed: 50331648 is a number, but the API server stores annotations as strings
             """)
     void aBadScenarioFileIsAnErrorAtItsPlace(String file, String message) {
         InvalidInputException error = catchThrowableOfType(InvalidInputException.class,

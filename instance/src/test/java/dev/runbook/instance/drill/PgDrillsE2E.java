@@ -362,7 +362,6 @@ class PgDrillsE2E {
     private void setUp(Path kubeconfig, Path pgBin) throws IOException {
         kubectl.run("apply", "-f", repo.resolve("runbooks/postgres-cluster/crds").toString());
         kubectl.run("create", "namespace", namespace);
-        kubectl.run("-n", namespace, "apply", "-f", repo.resolve("deploy/postgres/instance-rbac.yaml").toString());
         StringBuilder volumes = new StringBuilder();
         // One volume per claim, bound to it in advance, so the drills take nothing from testenv's shared pool.
         List<String> claims = List.of("data-pg-0", "data-pg-1", "data-pg-2", "data-other-0", "data-restored-a-0", "data-restored-b-0", "data-pitr-0");

@@ -13,13 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import java.util.concurrent.Callable;
 
 /**
@@ -37,21 +31,6 @@ final class LintCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
-
-    /** The bundle's crds/*.yaml by path; none when it has no crds/ directory. */
-    private static Map<String, String> crds(Path bundle) {
-        Map<String, String> crds = new TreeMap<>();
-        Path dir = bundle.resolve("crds");
-        if (!Files.isDirectory(dir)) return crds;
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-                crds.put("crds/" + file.getFileName(), Files.readString(file));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return crds;
-    }
 
     /** What the policy grants this bundle and the limits its rules run under, as the operator will apply them. */
     private static void printPolicy(java.io.PrintWriter out, CompiledBundle compiled, Policy policy) {
@@ -78,7 +57,7 @@ final class LintCommand implements Callable<Integer> {
         return Failures.guard(err, () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
             for (Problem warning : compiled.warnings()) err.println("warning: " + warning);
-            for (Problem warning : SpecFieldCheck.check(compiled.source().filesUnder("rules/", ".drl"), crds(bundle),
+            for (Problem warning : SpecFieldCheck.check(compiled.source().filesUnder("rules/", ".drl"), dev.runbook.engine.bundle.CrdSchemas.read(bundle).files(),
                     compiled.spec().primary().kind())) {
                 err.println("warning: " + warning);
             }

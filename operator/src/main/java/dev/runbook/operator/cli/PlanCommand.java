@@ -8,7 +8,9 @@ import dev.runbook.engine.plan.PlanYaml;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.state.ObservationBuilder;
+import dev.runbook.engine.state.ApiTypes;
 import dev.runbook.engine.state.StateFiles;
+import dev.runbook.engine.bundle.CrdSchemas;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,7 +68,9 @@ final class PlanCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         return Failures.guard(err, () -> {
             CompiledBundle compiled = BundleArgument.compile(bundle);
-            Observation observation = ObservationBuilder.build(compiled.spec(), StateFiles.read(state), primaryName,
+            // What is observed has the types the API server sends: the bundle's CRDs say which for its kinds.
+            ApiTypes types = ApiTypes.of(CrdSchemas.read(bundle));
+            Observation observation = ObservationBuilder.build(compiled.spec(), StateFiles.read(state, types), primaryName,
                     time(), params);
             Decision decision;
             try {

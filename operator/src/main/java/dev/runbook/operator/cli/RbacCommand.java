@@ -2,6 +2,7 @@ package dev.runbook.operator.cli;
 
 import dev.runbook.operator.rbac.BundleRbac;
 import dev.runbook.operator.rbac.RbacManifests;
+import dev.runbook.operator.rbac.TemplateRoles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -40,6 +41,11 @@ final class RbacCommand implements Callable<Integer> {
         return Failures.guard(spec.commandLine().getErr(), () -> {
             var needed = BundleRbac.needed(bundle);
             String name = "runbook-" + BundleRbac.spec(bundle).name();
+            List<String> roles = TemplateRoles.files(bundle.resolve("templates"));
+            if (!roles.isEmpty()) {
+                out.println("# The bundle makes Roles (templates/" + String.join(", templates/", roles) + "). RBAC lets the operator create");
+                out.println("# and bind them only with rights it holds itself (no escalate or bind verb): what they grant is included below.");
+            }
             out.print(RbacManifests.render(name, needed, BundleRbac.clusterReads(bundle), namespaces, serviceAccount));
             out.flush();
             return RunbookCommand.OK;

@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.concurrent.Callable;
 
 /**
  * The {@code runbook} command as the operator's image runs it: every command but {@code sandbox},
@@ -13,12 +14,14 @@ import java.time.Clock;
  * input (unreadable bundle, DRL error, invalid state file), each with a message naming the file.
  */
 @Command(name = "runbook",
+        // Inherited: --help and --version on every command, answered before its parameters are checked.
+        scope = CommandLine.ScopeType.INHERIT,
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
         subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class,
                 NewCommand.class, RbacCommand.class, WorkerHostCommand.class})
-public final class RunbookCommand implements Runnable {
+public final class RunbookCommand implements Callable<Integer> {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;
     public static final int BAD_INPUT = 2;
@@ -26,9 +29,12 @@ public final class RunbookCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No command: the usage, on standard error, and the exit code of bad input (as git, kubectl and helm do). */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().getErr().println("runbook: give a command");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return BAD_INPUT;
     }
 
     public static void main(String[] args) {
@@ -53,7 +59,8 @@ public final class RunbookCommand implements Runnable {
         commandLine.setUnmatchedOptionsAllowedAsOptionParameters(false);
         commandLine.setParameterExceptionHandler((e, a) -> {
             err.println("runbook: " + e.getMessage());
-            e.getCommandLine().usage(err);
+            // A mistyped command or option: the nearest ones it could be; otherwise the usage.
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) e.getCommandLine().usage(err);
             return BAD_INPUT;
         });
         int code = commandLine.execute(args);

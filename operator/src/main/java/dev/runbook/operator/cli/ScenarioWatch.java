@@ -1,12 +1,15 @@
 package dev.runbook.operator.cli;
 
+import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.files.EditorFiles;
 import dev.runbook.engine.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.engine.scenario.Scenario;
 import dev.runbook.engine.scenario.ScenarioSuite;
+import dev.runbook.operator.reload.BundleConfigMaps;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -155,13 +158,24 @@ final class ScenarioWatch implements AutoCloseable {
                 continue;
             }
             Path path = directory.resolve((Path) event.context());
-            String name = path.getFileName().toString();
-            // Editors' swap, backup and temporary files are not the bundle's.
-            if (name.startsWith(".") || name.endsWith("~") || name.endsWith(".swp") || name.endsWith(".tmp")) continue;
             if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(path)) register(path);
-            changed.add(bundle.relativize(path).toString().replace('\\', '/'));
+            String relative = bundle.relativize(path).toString().replace('\\', '/');
+            if (isBundleFile(relative)) changed.add(relative);
         }
         if (!key.reset()) directories.remove(key);
+    }
+
+    /**
+     * Whether a change to this path (relative to the bundle) can change a result: bundle.yaml and what
+     * lies under the directories a bundle is made of (those {@code runbook pack} carries), but none of
+     * an editor's swap, backup or temporary files there, nor anything else (a README, the CRDs).
+     */
+    static boolean isBundleFile(String relative) {
+        String name = relative.substring(relative.lastIndexOf('/') + 1);
+        if (EditorFiles.isTemporary(name)) return false;
+        if (relative.equals(BundleSpecParser.FILE)) return true;
+        int slash = relative.indexOf('/');
+        return slash > 0 && BundleConfigMaps.DIRECTORIES.contains(relative.substring(0, slash));
     }
 
     private static boolean isScenarioFile(String path) {

@@ -15,9 +15,9 @@ final class ReportedRuleFailure {
         return new Failed(rule, message);
     }
 
-    /** A rule stopped at its deadline, its memory budget or the stack. */
-    static RuleContainmentException stopped(String rule, String message) {
-        return new Stopped(rule, message);
+    /** A rule stopped at its deadline, its memory budget or the stack; {@code template} names the one it was rendering, or is null. */
+    static RuleContainmentException stopped(String rule, String template, String message) {
+        return new Stopped(rule, template, message);
     }
 
     private static final class Failed extends RuleFailedException {
@@ -27,8 +27,8 @@ final class ReportedRuleFailure {
     }
 
     private static final class Stopped extends RuleContainmentException {
-        Stopped(String rule, String message) {
-            super(rule, message, null);
+        Stopped(String rule, String template, String message) {
+            super(rule, template, message, null);
         }
     }
 }

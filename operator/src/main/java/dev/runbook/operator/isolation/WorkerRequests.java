@@ -71,7 +71,7 @@ final class WorkerRequests {
             return new Frames.Frame(id, Frames.OK, DecisionWire.decision(decision));
         } catch (RuleContainmentException stopped) {
             return new Frames.Frame(id, Frames.RULE_STOPPED, new Wire.Out().writeString(stopped.rule())
-                    .writeString(stopped.getMessage()).toBytes());
+                    .writeString(stopped.template()).writeString(stopped.getMessage()).toBytes());
         } catch (RuleFailedException failed) {
             return new Frames.Frame(id, Frames.RULE_FAILED, new Wire.Out().writeString(failed.rule())
                     .writeString(failed.getMessage()).toBytes());

@@ -95,7 +95,7 @@ final class WorkerSession implements AutoCloseable {
                 case Frames.RULE_FAILED:
                     throw ReportedRuleFailure.failed(in.readText("a rule"), in.readText("a message"));
                 case Frames.RULE_STOPPED:
-                    throw ReportedRuleFailure.stopped(in.readText("a rule"), in.readText("a message"));
+                    throw ReportedRuleFailure.stopped(in.readText("a rule"), in.readString(), in.readText("a message"));
                 case Frames.FIRING_LIMIT: {
                     int count = in.count(8);
                     Map<String, Integer> top = new LinkedHashMap<>();

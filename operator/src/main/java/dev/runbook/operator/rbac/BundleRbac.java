@@ -26,7 +26,9 @@ import java.util.stream.Stream;
 /**
  * What the operator needs to run a bundle, by the rules of docs/operations.md "Permissions": the
  * verbs on each {@code group/resource} (the core group is empty), derived from the bundle's
- * {@code bundle.yaml}, its templates and the targets of its rules' actions. {@code runbook rbac}
+ * {@code bundle.yaml}, its templates (the kinds they make, and what the Roles they make grant: RBAC lets
+ * the operator create and bind a Role only with rights it holds itself) and the targets of its rules'
+ * actions. {@code runbook rbac}
  * prints it as a Role; {@code DeployManifestsTest} holds deploy/20-rbac.yaml to it.
  */
 public final class BundleRbac {
@@ -74,6 +76,8 @@ public final class BundleRbac {
             }
         }
         need(needed, "/events", "create", "get", "patch");
+        // RBAC's escalation check: the operator creates and binds a template's Role only with rights it holds.
+        TemplateRoles.grants(directory.resolve("templates")).forEach((resource, verbs) -> need(needed, resource, verbs.toArray(String[]::new)));
         return Collections.unmodifiableMap(needed);
     }
 

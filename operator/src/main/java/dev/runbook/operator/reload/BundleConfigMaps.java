@@ -1,5 +1,6 @@
 package dev.runbook.operator.reload;
 
+import dev.runbook.engine.files.EditorFiles;
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * A bundle as the data of a ConfigMap, and back. ConfigMap keys cannot hold a {@code /}, so a file's
@@ -70,13 +70,7 @@ public final class BundleConfigMaps {
         }
         add(bundle, spec, data, problems);
         for (String directory : DIRECTORIES) {
-            Path dir = bundle.resolve(directory);
-            if (!Files.isDirectory(dir)) continue;
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.filter(Files::isRegularFile).sorted().forEach(file -> add(bundle, file, data, problems));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            for (Path file : EditorFiles.files(bundle.resolve(directory), "")) add(bundle, file, data, problems);
         }
         if (!problems.isEmpty()) throw new InvalidInputException(problems);
         int size = size(data);

@@ -30,6 +30,18 @@ class PlanCommandTest {
                 .doesNotContain("\tat ").doesNotContain("Exception");
     }
 
+    /** Before templates rendered within the cycle's budget, this stopped plan with an OutOfMemoryError. */
+    @Test
+    void aTemplateAskingForMoreMemoryThanTheJvmHasExitsTwoWithOneLineNamingIt() {
+        String bundle = ProjectFiles.of("engine/src/test/resources/bundles/contained/template-asks-too-much").toString();
+        String state = ProjectFiles.of("engine/src/test/resources/bundles/contained/store.yaml").toString();
+        CommandResult result = CommandResult.run("plan", bundle, "--state", state);
+
+        assertThat(result.exitCode()).as(result.out() + result.err()).isEqualTo(2);
+        assertThat(result.err().strip()).startsWith("runbook: template config.yaml (applied by rule 'Apply the configuration') "
+                + "exceeded the memory a cycle may use").doesNotContain("\tat ").doesNotContain("Exception");
+    }
+
     @Test
     void printsFiredRulesMatchedFactsAndActionsAsYaml() {
         CommandResult result = CommandResult.run("plan", BUNDLE, "--state", FAILED);
@@ -90,6 +102,36 @@ class PlanCommandTest {
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.out()).isEmpty();
         assertThat(result.err().trim()).isEqualTo(state + ":6:1: metadata.name: missing: every object needs apiVersion, kind and metadata.name");
+    }
+
+    /** An unquoted number where the API server sends a string is refused, not carried into status as a number. */
+    @Test
+    void aValueOfAnotherTypeThanTheApiServerSendsIsRefusedWithItsPlace(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path state = dir.resolve("state.yaml");
+        Files.writeString(state, """
+                apiVersion: postgres.runbook.dev/v1alpha1
+                kind: PostgresCluster
+                metadata: {name: pg, namespace: demo}
+                spec:
+                  instances: "3"
+                  image: postgres:16.4
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: pg-0
+                  namespace: demo
+                  labels: {postgres.runbook.dev/cluster: pg}
+                  annotations: {postgres.runbook.dev/replayed-lsn: 50331648}
+                """);
+        CommandResult result = CommandResult.run("plan", BUNDLE, "--state", state.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err()).contains(state + ":5:14: spec.instances: 3 is a string, but the schema of PostgresCluster"
+                        + " (crds/postgresclusters.postgres.runbook.dev.yaml) says an integer, so the API server would refuse it: write it without quotes")
+                .contains(state + ":14:52: metadata.annotations.postgres.runbook.dev/replayed-lsn: 50331648 is a number, but the API"
+                        + " server stores annotations as strings (kubectl refuses anything else): quote it ('50331648')");
     }
 
     @Test

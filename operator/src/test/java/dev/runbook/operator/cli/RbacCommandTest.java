@@ -1,11 +1,16 @@
 package dev.runbook.operator.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,6 +81,39 @@ class RbacCommandTest {
                 .contains("name: runbook-postgres-cluster-read-cluster")
                 .contains("resources: [nodes]\n    verbs: [get, list, watch]")
                 .doesNotContain("pods");
+    }
+
+    @Test
+    void whatTheRolesABundleMakesGrantIsIncludedForRbacsEscalationCheck(@TempDir Path copy) throws IOException {
+        Path bundle = copyOf(ProjectFiles.of("runbooks/postgres-cluster"), copy);
+        CommandResult shipped = CommandResult.run("rbac", bundle.toString(), "--namespace", "databases");
+        assertThat(shipped.exitCode()).as(shipped.err()).isZero();
+        assertThat(shipped.out()).contains("# The bundle makes Roles (templates/instance-role.yaml)")
+                .contains("resources: [rolebindings, roles]\n    verbs: [create, get, list, patch, watch]")
+                .contains("resources: [configmaps, serviceaccounts, services]")
+                .doesNotContain("secrets");
+
+        // A Role that grants reading Secrets can be made only by an operator that may read them itself.
+        Path role = bundle.resolve("templates/instance-role.yaml");
+        Files.writeString(role, Files.readString(role) + """
+                  - apiGroups: [""]
+                    resources: [secrets]
+                    verbs: [get]
+                    resourceNames: [@{primary.name}-tls]
+                """);
+        CommandResult widened = CommandResult.run("rbac", bundle.toString(), "--namespace", "databases");
+        assertThat(widened.exitCode()).as(widened.err()).isZero();
+        assertThat(widened.out()).contains("resources: [secrets]\n    verbs: [get]");
+    }
+
+    private static Path copyOf(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(target); else Files.copy(file, target);
+            }
+        }
+        return to;
     }
 
     @Test

@@ -56,6 +56,34 @@ class ScenarioWatchTest {
         awaitOutput(() -> after("waiting for the next save").contains("1 passed, 0 failed"));
     }
 
+    /** An editor's swap, backup and temporary files, and files that are not the bundle's, run nothing. */
+    @Test
+    void editorsFilesAndFilesOutsideTheBundleAreNotChanges() throws Exception {
+        Path bundle = GreeterBundles.greeter(work, "greeter", "hello");
+        watch = new ScenarioWatch(bundle, List.of(), Policy.DEFAULT, new PrintWriter(output, true), new PrintWriter(output, true));
+        watch.start();
+
+        for (String name : List.of("rules/4913", "rules/.greet.drl.swp", "rules/.#greet.drl", "rules/greet.drl~", "rules/#greet.drl#",
+                "tests/greet.yaml___jb_tmp___", "README.md")) {
+            java.nio.file.Files.writeString(bundle.resolve(name), "not the bundle's\n");
+        }
+        GreeterBundles.edit(bundle.resolve("rules/greet.drl"), "\"greeting\", \"hello\"", "\"greeting\", \"salut\"");
+
+        awaitOutput(() -> output.toString().contains("0 passed, 1 failed"));
+        assertThat(output.toString().lines().filter(line -> line.startsWith("--- ")))
+                .containsExactly("--- start: compiling greeter and running every scenario",
+                        "--- rules/greet.drl: compiling greeter and running every scenario");
+    }
+
+    @Test
+    void whatABundleIsMadeOfIsItsFilesButNoEditorsFiles() {
+        assertThat(List.of("bundle.yaml", "rules/greet.drl", "templates/config.yaml", "tests/greet.yaml", "samples/app.yaml",
+                "invariants/one-primary.drl")).allMatch(ScenarioWatch::isBundleFile);
+        assertThat(List.of("README.md", "crds/webapps.yaml", "rules", "rules/4913", "rules/.greet.drl.swp", "rules/.greet.drl.swx",
+                "rules/.#greet.drl", "rules/greet.drl~", "rules/#greet.drl#", "rules/greet.drl.orig", "rules/greet.drl.kate-swp",
+                "tests/greet.yaml___jb_old___", "templates/.goutputstream-ABC123")).noneMatch(ScenarioWatch::isBundleFile);
+    }
+
     /** Waits for the condition; a timeout shows what was printed. */
     private void awaitOutput(java.util.concurrent.Callable<Boolean> condition) {
         try {

@@ -8,9 +8,20 @@ import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewB
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.compile.BundleCompiler;
+import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.Decision;
+import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.decide.Observation;
+import dev.runbook.engine.decide.PlannedAction;
+import dev.runbook.rules.action.Apply;
+import dev.runbook.rules.fact.Primary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.yaml.snakeyaml.Yaml;
@@ -23,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -91,6 +103,41 @@ class RbacIT {
         return asOperator.authorization().v1().selfSubjectAccessReview().create(review).getStatus().getAllowed();
     }
 
+    /**
+     * The runbook makes each cluster's instances' ServiceAccount, Role and RoleBinding. RBAC lets the
+     * operator create and bind that Role without the escalate or bind verb because it holds every right
+     * the Role grants: the objects of the bundle's first cycle for a new cluster, created as the
+     * operator, are accepted; a Role granting one right more (reading Secrets) is forbidden.
+     */
+    @Test
+    void theOperatorCreatesAndBindsTheInstancesRoleWithinItsOwnRights() {
+        CompiledBundle bundle = BundleCompiler.compile(BundleLoader.load(DeployManifestsTest.projectRoot().resolve("runbooks/postgres-cluster")));
+        Primary cluster = new Primary(Map.of("apiVersion", "postgres.runbook.dev/v1alpha1", "kind", "PostgresCluster",
+                "metadata", Map.of("name", "pg", "namespace", granted, "uid", "6f1f5c1e-0000-4000-8000-000000000001"),
+                "spec", Map.of("instances", 3, "image", "postgres:16.4")));
+        Decision first = DecisionCycle.run(bundle, new Observation(cluster, List.of(), java.time.Instant.now()));
+        List<Map<String, Object>> made = first.applicableActions().stream().map(PlannedAction::action)
+                .filter(a -> a instanceof Apply && List.of("ServiceAccount", "Role", "RoleBinding").contains(a.getTarget().getKind()))
+                .map(a -> ((Apply) a).getObject()).toList();
+        assertThat(made).extracting(o -> o.get("kind")).containsExactly("ServiceAccount", "Role", "RoleBinding");
+        for (Map<String, Object> object : made) {
+            GenericKubernetesResource resource = cluster().getKubernetesSerialization().convertValue(object, GenericKubernetesResource.class);
+            assertThat(asOperator.resource(resource).create()).as("%s created as the operator", object.get("kind")).isNotNull();
+        }
+        Map<String, Object> wider = new java.util.LinkedHashMap<>(made.get(1));
+        wider.put("metadata", Map.of("name", "pg-wider", "namespace", granted));
+        List<Object> rules = new java.util.ArrayList<>((List<?>) wider.get("rules"));
+        rules.add(Map.of("apiGroups", List.of(""), "resources", List.of("secrets"), "verbs", List.of("get")));
+        wider.put("rules", rules);
+        GenericKubernetesResource widerRole = cluster().getKubernetesSerialization().convertValue(wider, GenericKubernetesResource.class);
+        assertThatThrownBy(() -> asOperator.resource(widerRole).create()).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("attempting to grant RBAC permissions not currently held");
+    }
+
+    private static KubernetesClient cluster() {
+        return cluster.client();
+    }
+
     /** {@code own}: the operator's namespace; {@code granted}: the policy's; {@code *}: all namespaces (or cluster-scoped). */
     @ParameterizedTest(name = "{0} {2} in {3}: {4}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -119,6 +166,13 @@ class RbacIT {
             patch  | postgres.runbook.dev      | postgresclusters/status  | granted     | true
             watch  | postgres.runbook.dev      | postgresclusters         | granted     | true
             create | ''                        | events                   | granted     | true
+            create | ''                        | serviceaccounts          | granted     | true
+            create | rbac.authorization.k8s.io | roles                    | granted     | true
+            create | rbac.authorization.k8s.io | rolebindings             | granted     | true
+            bind   | rbac.authorization.k8s.io | roles                    | granted     | false
+            escalate | rbac.authorization.k8s.io | roles                  | granted     | false
+            create | rbac.authorization.k8s.io | rolebindings             | kube-system | false
+            create | ''                        | serviceaccounts          | default     | false
             get    | ''                        | nodes                    | *           | true
             list   | ''                        | nodes                    | *           | true
             watch  | ''                        | nodes                    | *           | true

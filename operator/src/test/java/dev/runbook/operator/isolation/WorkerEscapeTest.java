@@ -178,8 +178,26 @@ class WorkerEscapeTest {
         assertThat(spinner.workerDeath()).contains("without a request to work on");
     }
 
+    /** A template stopped in its worker is named as in the operator's own process, with the rule that applied it. */
+    @Test
+    void aTemplateStoppedInItsWorkerIsNamedWithItsRule() {
+        IsolatedBundle looping = load(ProjectFiles.of("engine/src/test/resources/bundles/contained/template-nests-loops"));
+        Primary store = new Primary(Map.of("apiVersion", "example.runbook.dev/v1", "kind", "Store",
+                "metadata", Map.of("name", "shop", "namespace", "demo", "uid", "u-2"), "spec", Map.of()));
+
+        RuleContainmentException stopped = catchThrowableOfType(RuleContainmentException.class, () -> looping.decide(observation(store), POLICY));
+
+        // Its deadline or the memory its loops' output takes, whichever it reaches first on this machine.
+        assertThat(stopped).hasMessageStartingWith("template config.yaml (applied by rule 'Apply the configuration') exceeded ");
+        assertThat(stopped.template()).isEqualTo("config.yaml");
+        assertThat(stopped.rule()).isEqualTo("Apply the configuration");
+    }
+
     private IsolatedBundle load(String name) {
-        Path directory = ESCAPE.resolve(name);
+        return load(ESCAPE.resolve(name));
+    }
+
+    private IsolatedBundle load(Path directory) {
         IsolatedBundle bundle = IsolatedBundle.load(BundleLoader.load(directory), BundleConfigMaps.files(BundleConfigMaps.pack(directory)),
                 POLICY, WorkerLauncher.of(POLICY.isolation(), 2), false);
         started.add(bundle);

@@ -11,7 +11,6 @@ import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.simulation.KubeCluster;
 import dev.runbook.operator.testkit.Cycles;
 import dev.runbook.operator.testkit.RunbookIT;
-import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.operator.testkit.TestCluster;
@@ -76,7 +75,6 @@ class PostgresClusterIT {
 
     @BeforeEach
     void start() {
-        InstanceAccounts.prepare(client, namespace);
         pg = new SamplePostgresCluster(client, namespace);
         KubeApi api = new KubeApi(client);
         api.register(bundle.spec().primary());
@@ -211,7 +209,7 @@ class PostgresClusterIT {
      * {@code status.lastCycle} keeps the last cycle that changed something).
      */
     private Map<String, Object> awaitHealthy() {
-        return await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get, current -> {
+        return await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::getReportingRoles, current -> {
             CycleReport last = cycles.last(namespace, "pg");
             return "Healthy".equals(at(current, "status.phase")) && last != null && last.settled();
         });

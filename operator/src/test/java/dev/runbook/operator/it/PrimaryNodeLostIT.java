@@ -1,6 +1,5 @@
 package dev.runbook.operator.it;
 
-import dev.runbook.operator.testkit.InstanceAccounts;
 import dev.runbook.operator.testkit.NodeHeartbeats;
 import dev.runbook.operator.testkit.SamplePostgresCluster;
 import dev.runbook.operator.testkit.SteppedClock;
@@ -75,7 +74,6 @@ class PrimaryNodeLostIT {
 
     @BeforeEach
     void start() {
-        InstanceAccounts.prepare(client, namespace);
         pg = new SamplePostgresCluster(client, namespace);
         clock = new SteppedClock();
         heartbeats = new NodeHeartbeats(client);
@@ -103,7 +101,7 @@ class PrimaryNodeLostIT {
             spec.remove("backup");
         });
 
-        Map<String, Object> healthy = await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::get,
+        Map<String, Object> healthy = await().atMost(SamplePostgresCluster.BOOTSTRAP).until(pg::getReportingRoles,
                 current -> current != null && "Healthy".equals(at(current, "status.phase")));
         assertThat((String) at(healthy, "status.currentPrimary")).isEqualTo("pg-0");
         pg.annotatePod("pg-0", SamplePostgresCluster.LSN, "0/3000000");
@@ -149,7 +147,7 @@ class PrimaryNodeLostIT {
         // While its node is lost, pg-0 stays fenced although its pod still says Ready; once the node
         // is back, it rejoins as a replica and the cluster is Healthy under pg-2.
         setNodeReady(lost, "True");
-        Map<String, Object> back = await().atMost(TestCluster.CONVERGE).until(pg::get,
+        Map<String, Object> back = await().atMost(TestCluster.CONVERGE).until(pg::getReportingRoles,
                 current -> "Healthy".equals(at(current, "status.phase")) && pg.roles().contains("pg-0=replica"));
         assertThat((String) at(back, "status.currentPrimary")).isEqualTo("pg-2");
         assertThat(condition(back, "Ready")).containsEntry("status", "True");

@@ -33,6 +33,18 @@ class BundleConfigMapsTest {
         assertThat(work.resolve("invariants/safety.drl")).hasSameTextualContentAs(POSTGRES.resolve("invariants/safety.drl"));
     }
 
+    /** An editor's files beside the bundle's are not the bundle's: not packed, not compiled. */
+    @Test
+    void anEditorsFilesAreNeitherPackedNorCompiled() throws IOException {
+        Path bundle = dev.runbook.operator.testkit.GreeterBundles.greeter(work, "greeter", "hello");
+        Files.writeString(bundle.resolve("rules/.#greet.drl"), "not a rule\n");
+        Files.writeString(bundle.resolve("rules/greet.drl~"), "an older rule\n");
+        Files.writeString(bundle.resolve("tests/4913"), "");
+
+        assertThat(BundleConfigMaps.pack(bundle).keySet()).containsExactlyInAnyOrder("bundle.yaml", "rules__greet.drl", "tests__greet.yaml");
+        assertThat(BundleLoader.load(bundle).files().keySet()).containsExactlyInAnyOrder("bundle.yaml", "rules/greet.drl");
+    }
+
     @Test
     void aKeyThatIsNotABundleFileIsNamed() {
         assertThatThrownBy(() -> BundleConfigMaps.unpack("configmap/ops/b", Map.of("bundle.yaml", "name: b",

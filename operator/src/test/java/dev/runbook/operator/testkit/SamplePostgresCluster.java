@@ -64,6 +64,31 @@ public final class SamplePostgresCluster {
         return pg == null ? null : client.getKubernetesSerialization().convertValue(pg, Map.class);
     }
 
+    /**
+     * Plays the instance managers' reports (docs/runbooks/postgres-cluster.md, the contract), where no
+     * instance manager runs (kwok, the simulated controllers): the pod named in status.currentPrimary and
+     * labelled primary reports it runs as primary; a replica, and a fenced pod that is no longer the
+     * primary nor the target (it has stopped and rewound), report replica. Returns the map of
+     * {@link #get()}, for use inside a poll. The target of a promotion is left to the test.
+     */
+    public Map<String, Object> getReportingRoles() {
+        Map<String, Object> cluster = get();
+        if (cluster == null) return null;
+        Object status = cluster.get("status");
+        String current = status instanceof Map<?, ?> s && s.get("currentPrimary") != null ? String.valueOf(s.get("currentPrimary")) : "";
+        String target = status instanceof Map<?, ?> s && s.get("targetPrimary") != null ? String.valueOf(s.get("targetPrimary")) : "";
+        for (var pod : client.pods().inNamespace(namespace).list().getItems()) {
+            String name = pod.getMetadata().getName();
+            String role = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get("postgres.runbook.dev/role");
+            String reported = pod.getMetadata().getAnnotations() == null ? null
+                    : pod.getMetadata().getAnnotations().get("postgres.runbook.dev/reported-role");
+            String reports = "primary".equals(role) && name.equals(current) ? "primary"
+                    : ("replica".equals(role) || "fenced".equals(role) && !name.equals(current)) && !name.equals(target) ? "replica" : null;
+            if (reports != null && !reports.equals(reported)) annotatePod(name, "postgres.runbook.dev/reported-role", reports);
+        }
+        return cluster;
+    }
+
     /** Each pod of the namespace as {@code name=role label}. */
     public List<String> roles() {
         return client.pods().inNamespace(namespace).list().getItems().stream()

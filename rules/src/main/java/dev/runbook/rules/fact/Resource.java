@@ -232,6 +232,12 @@ public class Resource {
         return c == null ? null : c.getStatus();
     }
 
+    /** The reason of the condition of this type, or null when the object has no such condition. */
+    public String conditionReason(String type) {
+        Condition c = condition(type);
+        return c == null ? null : c.getReason();
+    }
+
     public boolean isConditionTrue(String type) {
         Condition c = condition(type);
         return c != null && c.isTrue();

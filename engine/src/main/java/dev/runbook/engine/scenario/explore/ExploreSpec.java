@@ -16,6 +16,7 @@ import java.util.Map;
  * @param stateInline the start state's inline objects
  * @param tick       the time a step lets pass, drawn between one second and twice this
  * @param reactions  applied before every cycle, faults or not; {@code {pod}} is every pod
+ * @param contract   what the bundle's pods may report ({@code contract.reports}): each annotation a fault
  * @param converge   what happens once faults stop
  */
 public record ExploreSpec(
@@ -28,7 +29,8 @@ public record ExploreSpec(
         Duration tick,
         List<DeclaredFault> faults,
         List<DeclaredFault> reactions,
-        Convergence converge) {
+        Convergence converge,
+        List<dev.runbook.engine.scenario.explore.fault.InstanceReport> contract) {
 
     public static final String FILE = "explore.yaml";
 
@@ -39,6 +41,7 @@ public record ExploreSpec(
         stateInline = List.copyOf(stateInline);
         faults = List.copyOf(faults);
         reactions = List.copyOf(reactions);
+        contract = List.copyOf(contract);
     }
 
     /**

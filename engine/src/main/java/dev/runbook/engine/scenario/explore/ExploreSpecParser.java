@@ -26,7 +26,7 @@ import java.util.Map;
  * scenario files; world changes are read by the scenario parser, so they mean the same in both.
  */
 public final class ExploreSpecParser {
-    static final List<String> KEYS = List.of("now", "params", "state", "tick", "faults", "reactions", "converge");
+    static final List<String> KEYS = List.of("now", "params", "state", "tick", "faults", "reactions", "converge", "contract");
     static final List<String> CONVERGE_KEYS = List.of("cycles", "every", "heal", "expect");
 
     private ExploreSpecParser() {}
@@ -67,7 +67,29 @@ public final class ExploreSpecParser {
         if (paramMap != null) paramMap.keys().forEach(k -> params.put(k, paramMap.java(k)));
         Duration tick = map.optional("tick", Duration.ofSeconds(10), Durations::parse);
         return new ExploreSpec(file, now, params, state, stateFiles, inline, tick,
-                faults(map, "faults"), faults(map, "reactions"), convergence(map));
+                faults(map, "faults"), faults(map, "reactions"), convergence(map), contract(map));
+    }
+
+    /** {@code contract: {reports: [{annotation: KEY, values: [V, ..., null]}]}}: what the pods may report. */
+    private static List<dev.runbook.engine.scenario.explore.fault.InstanceReport> contract(YamlMap map) {
+        List<dev.runbook.engine.scenario.explore.fault.InstanceReport> reports = new ArrayList<>();
+        YamlMap contract = map.map("contract");
+        if (contract == null) return reports;
+        contract.allowOnly("reports");
+        List<Node> items = contract.list("reports");
+        for (int i = 0; i < items.size(); i++) {
+            YamlMap item = contract.listItem("reports", i, items.get(i));
+            item.allowOnly("annotation", "values");
+            String annotation = item.string("annotation", "the annotation the pods write, e.g. postgres.runbook.dev/reported-role");
+            List<String> values = new ArrayList<>();
+            for (Node value : item.list("values")) {
+                Object java = YamlFile.toJava(value);
+                values.add(java == null ? null : String.valueOf(java));
+            }
+            if (values.isEmpty()) throw item.error("values", "missing: the values the annotation may take (null: removed)");
+            reports.add(new dev.runbook.engine.scenario.explore.fault.InstanceReport(annotation, values));
+        }
+        return reports;
     }
 
     private static ExploreSpec.Convergence convergence(YamlMap map) {

@@ -52,7 +52,7 @@ public final class Explorer {
         this.bundle = bundle;
         this.invariants = invariants;
         this.spec = spec;
-        this.catalogue = FaultCatalogue.of(spec);
+        this.catalogue = FaultCatalogue.of(spec, FaultCatalogue.userEdits(bundleDirectory, bundle.spec().primary().kind(), spec));
     }
 
     public List<Fault> catalogue() { return catalogue; }

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * What the world does once faults stop, as the engine knows it: a pod stuck terminating is finally
- * gone (its StatefulSet makes it again), a running pod that is not ready turns ready, and a running
+ * gone (its StatefulSet makes it again), a running pod that is not ready turns ready, a Node that is not
+ * Ready is back, and a running
  * Job completes (simulated Jobs never end by themselves). A bundle
  * adds its own healing in {@code explore.yaml} (converge.heal).
  */
@@ -23,6 +24,9 @@ final class Healing {
             } else if (!pod.isReady() && World.isSettled(pod)) {
                 changes.add(Drawn.shortForm("podReady", "Pod", pod.getName()));
             }
+        }
+        for (Resource node : world.nodes()) {
+            if (!node.isConditionTrue("Ready")) changes.add(Drawn.shortForm("nodeReady", "Node", node.getName()));
         }
         for (Resource job : world.runningJobs()) {
             changes.add(Drawn.shortForm("jobSucceeds", "Job", job.getName()));

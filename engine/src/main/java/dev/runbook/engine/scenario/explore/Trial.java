@@ -178,7 +178,9 @@ final class Trial {
         List<WorldChange> made = new ArrayList<>();
         for (WorldChange change : changes) {
             String ns = change.fields().get("namespace") == null ? namespace : String.valueOf(change.fields().get("namespace"));
-            var ref = Simulator.ref(change.kind(), ns, change.name());
+            // A Node is cluster-scoped: its changes (nodeReady, nodeNotReady) name no namespace.
+            var ref = "Node".equals(change.kind()) ? dev.runbook.rules.fact.ObjectRef.of("v1", "Node", null, change.name())
+                    : Simulator.ref(change.kind(), ns, change.name());
             Optional<Map<String, Object>> before = simulator.get(ref);
             if (before.isEmpty() && !change.type().equals("create")) continue;
             try {
@@ -204,6 +206,7 @@ final class Trial {
                 .filter(r -> namespace.equals(r.getNamespace())).toList();
         List<Resource> jobs = simulator.cluster().list("Job").stream().map(Resource::new)
                 .filter(r -> namespace.equals(r.getNamespace())).toList();
+        List<Resource> nodes = simulator.cluster().list("Node").stream().map(Resource::new).toList();
         Duration delay = Duration.ZERO;
         try {
             Object parameter = ParameterValues.resolve(bundle.spec(), spec.params()).get("failoverDelay");
@@ -211,7 +214,7 @@ final class Trial {
         } catch (IllegalArgumentException notADuration) {
             // a garbled spec: jump by the other amounts only
         }
-        return new World(primary, pods, jobs, simulator.now(), step, delay);
+        return new World(primary, pods, jobs, nodes, simulator.now(), step, delay);
     }
 
     private Map<String, Object> status(Simulator simulator) {
