@@ -15,6 +15,7 @@ import dev.runbook.operator.cli.ProjectFiles;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.reload.BundleConfigMaps;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** A bundle vetted and deciding in a sandboxed worker decides as it would in the operator's process. */
+@NeedsSandbox
 class IsolatedBundleTest {
     static final Policy POLICY = Policy.DEFAULT;
     static IsolatedBundle postgres;

@@ -13,6 +13,7 @@ import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * runs on a real resource, and what it reports in that resource's status is that it reached nothing.
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
+@NeedsSandbox
 class WorkerEscapeIT {
     static final Path ESCAPE = ProjectFiles.of("operator/src/test/resources/bundles/escape");
     static final String SECRET = "SECRET-" + UUID.randomUUID();

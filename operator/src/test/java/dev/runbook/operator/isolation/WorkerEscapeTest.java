@@ -16,6 +16,7 @@ import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.rules.action.SetStatus;
 import dev.runbook.rules.fact.Primary;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * in a sandboxed worker, and reach nothing of the operator's. The same probe run in the operator's own
  * process reaches all of it: the boundary is what holds, not the probe that fails.
  */
+@NeedsSandbox
 class WorkerEscapeTest {
     static final Path ESCAPE = ProjectFiles.of("operator/src/test/resources/bundles/escape");
     /** A short cycle deadline, so that the outside bound of a cycle is 4 x 1 s + 10 s. */

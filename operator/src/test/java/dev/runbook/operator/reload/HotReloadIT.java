@@ -14,6 +14,7 @@ import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  */
 @RunbookIT(crds = {"src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml",
         "src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml"})
+@NeedsSandbox
 class HotReloadIT {
     static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
     static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;

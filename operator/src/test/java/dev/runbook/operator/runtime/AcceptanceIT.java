@@ -15,6 +15,7 @@ import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * ships it greeting "bonjour", then broken.
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
+@NeedsSandbox
 class AcceptanceIT {
     static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;
     static final String CONFIG_MAP = "runbook-bundle-greeter";
