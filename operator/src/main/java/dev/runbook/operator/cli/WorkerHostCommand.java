@@ -28,9 +28,6 @@ final class WorkerHostCommand implements Callable<Integer> {
                     + "(default: plain processes; the container is the boundary).")
     boolean sandbox;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
     @Spec
     CommandSpec spec;
 

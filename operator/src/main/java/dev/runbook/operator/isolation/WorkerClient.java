@@ -171,7 +171,7 @@ final class WorkerClient implements AutoCloseable {
                 if (!pending.isEmpty() || lastActivityNanos - last >= 0) {
                     idleCpu.busy();
                 } else {
-                    String burning = idleCpu.idle(now, IdleCpuWatch.cpuNanos(process.get()));
+                    String burning = idleCpu.idle(now, IdleCpuWatch.demandNanos(process.get()));
                     if (burning != null) {
                         kill(burning);
                         return;

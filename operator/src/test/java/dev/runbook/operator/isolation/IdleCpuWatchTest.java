@@ -3,8 +3,10 @@ package dev.runbook.operator.isolation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class IdleCpuWatchTest {
     static final long SECOND = Duration.ofSeconds(1).toNanos();
@@ -33,6 +35,35 @@ class IdleCpuWatchTest {
         watch.busy();
         // Busy CPU is the request's: the window starts over from the next quiet sample.
         for (int s = 19; s < 38; s++) assertThat(watch.idle(s * SECOND, s * SECOND)).isNull();
+    }
+
+    /**
+     * Two spinning processes pinned to one processor: their CPU time is one processor's at most, however
+     * idle the machine, but they are runnable all the time. Counting only CPU time, a spinning thread on a
+     * busy machine stayed under the share and its worker was never killed.
+     */
+    @Test
+    void demandCountsTheTimeSpentWaitingForAProcessor() throws Exception {
+        String spin = "taskset -c 0 sh -c 'while :; do :; done'";
+        Process spinners = new ProcessBuilder("sh", "-c", spin + " & " + spin + " & wait").start();
+        try {
+            ProcessHandle root = spinners.toHandle();
+            await().atMost(Duration.ofSeconds(10)).until(() -> root.descendants().count() >= 2);
+            long startWall = System.nanoTime();
+            long startCpu = IdleCpuWatch.cpuNanos(root);
+            long startDemand = IdleCpuWatch.demandNanos(root);
+            AtomicLong wall = new AtomicLong();
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                wall.set(System.nanoTime() - startWall);
+                return wall.get() > 2 * SECOND && IdleCpuWatch.demandNanos(root) - startDemand > 1.5 * wall.get();
+            });
+
+            assertThat(IdleCpuWatch.cpuNanos(root) - startCpu).isLessThan((long) (1.2 * (System.nanoTime() - startWall)));
+        } finally {
+            spinners.descendants().forEach(ProcessHandle::destroyForcibly);
+            spinners.destroyForcibly();
+        }
     }
 
     @Test
