@@ -68,6 +68,11 @@ final class ShippedSamples {
         return BundleCompiler.compile(BundleLoader.load(runbooks().resolve(bundleOf(sample))));
     }
 
+    /** The directory of the bundle a sample belongs to. */
+    static Path bundleDirectory(String sample) {
+        return runbooks().resolve(bundleOf(sample));
+    }
+
     static Observation observation(CompiledBundle bundle, String sample) {
         Path file = runbooks().resolve(bundleOf(sample)).resolve("samples").resolve(sampleOf(sample) + ".yaml");
         return ObservationBuilder.build(bundle.spec(), StateFiles.read(List.of(file)), null, NOW, Map.of());

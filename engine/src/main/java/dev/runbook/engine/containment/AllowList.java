@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -55,6 +56,13 @@ public final class AllowList {
         return new AllowList().add(defaults(), "allow-list.txt")
                 .add(split(System.getProperty(PROPERTY)), "the system property " + PROPERTY)
                 .add(split(System.getenv(ENVIRONMENT)), "the environment variable " + ENVIRONMENT);
+    }
+
+    /** What the administrator added through the property or the environment: handed on to a worker process. */
+    public static List<String> administratorEntries() {
+        List<String> entries = new ArrayList<>(split(System.getProperty(PROPERTY)));
+        entries.addAll(split(System.getenv(ENVIRONMENT)));
+        return entries;
     }
 
     /** The defaults and the given entries, in the syntax of {@code allow-list.txt}. */

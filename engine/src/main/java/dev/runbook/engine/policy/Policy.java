@@ -22,9 +22,10 @@ import java.util.Set;
  * @param source             where the policy came from, for messages: a file, or "the default policy"
  * @param scenarios          whether plans are checked for scenarios ({@link #forScenarios()}), whose primary's
  *                           namespace stands for one the policy grants
+ * @param isolation          where each channel's bundles run (its {@code isolation} section)
  */
 public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
-                     ContainmentLimits limits, String source, boolean scenarios) {
+                     ContainmentLimits limits, String source, boolean scenarios, Isolation isolation) {
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
 
     /** The policy when none is given: {@link BundlePolicy#DEFAULT} for every bundle. */
@@ -34,12 +35,18 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy {
         bundles = Map.copyOf(bundles);
         reservedNamespaces = Set.copyOf(reservedNamespaces);
+        if (isolation == null) isolation = Isolation.DEFAULT;
     }
 
-    /** The policy as the operator applies it to the cluster's primaries. */
+    /** The policy as the operator applies it to the cluster's primaries, with the default {@link Isolation}. */
     public Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, Set<String> reservedNamespaces,
                   ContainmentLimits limits, String source) {
-        this(defaults, bundles, reservedNamespaces, limits, source, false);
+        this(defaults, bundles, reservedNamespaces, limits, source, false, Isolation.DEFAULT);
+    }
+
+    /** The same policy with another {@link Isolation}. */
+    public Policy withIsolation(Isolation other) {
+        return new Policy(defaults, bundles, reservedNamespaces, limits, source, scenarios, other);
     }
 
     /**
@@ -52,7 +59,7 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
      * (docs/security.md, "Vetting").
      */
     public Policy forScenarios() {
-        return scenarios ? this : new Policy(defaults, bundles, reservedNamespaces, limits, source, true);
+        return scenarios ? this : new Policy(defaults, bundles, reservedNamespaces, limits, source, true, isolation);
     }
 
     /**
@@ -71,7 +78,7 @@ public record Policy(BundlePolicy defaults, Map<String, BundlePolicy> bundles, S
     public Policy reserving(String namespace) {
         Set<String> reserved = new LinkedHashSet<>(reservedNamespaces);
         reserved.add(namespace);
-        return new Policy(defaults, bundles, reserved, limits, source, scenarios);
+        return new Policy(defaults, bundles, reserved, limits, source, scenarios, isolation);
     }
 
     /**

@@ -36,6 +36,12 @@ import java.util.regex.Pattern;
  *   scenarioDeadline: 30s
  *   vettingDeadline: 2m
  *   cycleMemoryMiB: 256
+ * isolation:                # where bundles' code runs, by channel (docs/security.md, "The process boundary")
+ *   images: in-process      # or isolated
+ *   configMaps: isolated    # or in-process
+ *   worker: sandbox         # or process, or unix:/run/runbook/worker.sock (the pod's worker container)
+ *   workerHeapMiB: 512
+ *   workerCpu: 1h
  * </pre>
  *
  * Every error names the file, the line and the field.
@@ -69,7 +75,7 @@ public final class PolicyParser {
     }
 
     private static Policy policy(String file, YamlMap root) {
-        root.allowOnly("defaults", "bundles", "limits");
+        root.allowOnly("defaults", "bundles", "limits", Isolation.KEY);
         YamlMap defaultsMap = root.map("defaults");
         BundlePolicy defaults = defaultsMap == null ? BundlePolicy.DEFAULT : section(defaultsMap, BundlePolicy.DEFAULT);
         Map<String, BundlePolicy> bundles = new LinkedHashMap<>();
@@ -83,7 +89,21 @@ public final class PolicyParser {
                 bundles.put(name, entry == null ? defaults : section(entry, defaults));
             }
         }
-        return new Policy(defaults, bundles, Policy.SYSTEM_NAMESPACES, limits(root.map("limits")), file);
+        return new Policy(defaults, bundles, Policy.SYSTEM_NAMESPACES, limits(root.map("limits")), file, false,
+                isolation(root.map(Isolation.KEY)));
+    }
+
+    private static Isolation isolation(YamlMap map) {
+        Isolation defaults = Isolation.DEFAULT;
+        if (map == null) return defaults;
+        map.allowOnly(Isolation.IMAGES_KEY, Isolation.CONFIG_MAPS_KEY, Isolation.WORKER_KEY, Isolation.HEAP_KEY, Isolation.CPU_KEY);
+        Isolation worker = map.optional(Isolation.WORKER_KEY, defaults, defaults::withWorker);
+        return new Isolation(
+                map.optional(Isolation.IMAGES_KEY, defaults.images(), Isolation::trust),
+                map.optional(Isolation.CONFIG_MAPS_KEY, defaults.configMaps(), Isolation::trust),
+                worker.worker(), worker.socket(),
+                map.optional(Isolation.HEAP_KEY, defaults.workerHeapMiB(), text -> positive(map, text)),
+                duration(map, Isolation.CPU_KEY, defaults.workerCpu()));
     }
 
     private static ContainmentLimits limits(YamlMap map) {

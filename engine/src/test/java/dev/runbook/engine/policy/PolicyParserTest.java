@@ -35,6 +35,42 @@ class PolicyParserTest {
     }
 
     @Test
+    void imageBundlesRunInProcessAndConfigMapBundlesIsolatedUnlessThePolicySaysOtherwise() {
+        assertThat(Policy.DEFAULT.isolation()).isEqualTo(Isolation.DEFAULT);
+        assertThat(Isolation.DEFAULT.images()).isEqualTo(Isolation.Trust.IN_PROCESS);
+        assertThat(Isolation.DEFAULT.configMaps()).isEqualTo(Isolation.Trust.ISOLATED);
+        assertThat(Isolation.DEFAULT.worker()).isEqualTo(Isolation.Worker.SANDBOX);
+
+        Policy policy = PolicyParser.parse("policy.yaml", """
+                isolation:
+                  images: isolated
+                  configMaps: isolated
+                  worker: unix:/run/runbook/worker.sock
+                  workerHeapMiB: 384
+                  workerCpu: 30m
+                """);
+
+        assertThat(policy.isolation()).isEqualTo(new Isolation(Isolation.Trust.ISOLATED, Isolation.Trust.ISOLATED,
+                Isolation.Worker.SOCKET, java.nio.file.Path.of("/run/runbook/worker.sock"), 384, Duration.ofMinutes(30)));
+        assertThat(policy.reserving("ops").isolation()).isEqualTo(policy.isolation());
+        assertThat(policy.forScenarios().isolation()).isEqualTo(policy.isolation());
+    }
+
+    @Test
+    void anIsolationWordThePolicyDoesNotKnowIsRefusedAtItsLine() {
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", """
+                isolation:
+                  configMaps: trusted
+                """)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("policy.yaml:2").hasMessageContaining("'trusted' is neither in-process nor isolated");
+        assertThatThrownBy(() -> PolicyParser.parse("policy.yaml", """
+                isolation:
+                  worker: docker
+                """)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("policy.yaml:2").hasMessageContaining("is not sandbox, process or unix:/path");
+    }
+
+    @Test
     void ruleLimitsComeFromThePolicyFileAndTheDefaultsWhereItIsSilent() {
         Policy policy = PolicyParser.parse("policy.yaml", """
                 limits:

@@ -1,6 +1,12 @@
 package dev.runbook.operator.cli;
 
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.bundle.BundleLoader;
+import dev.runbook.engine.decide.DecidingBundle;
+import dev.runbook.engine.policy.Isolation;
+import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.isolation.IsolatedBundle;
+import dev.runbook.operator.isolation.WorkerCheck;
+import dev.runbook.operator.isolation.WorkerLauncher;
 import dev.runbook.engine.compile.CompiledBundleCache;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.ReconcileThreads;
@@ -137,10 +143,24 @@ final class RunCommand implements Callable<Integer> {
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) System.setProperty(LOG_LEVEL_PROPERTY, "info");
         return Failures.guard(err, () -> {
             Policy policy = policyOption.policy();
-            List<CompiledBundle> compiled = new ArrayList<>();
+            WorkerCheck.requireWorkers(policy.isolation(), bundleConfigMaps, threads.threads());
+            List<DecidingBundle> compiled = new ArrayList<>();
             List<String> loadedLines = new ArrayList<>();
             for (Path bundle : bundles) {
                 long loading = System.nanoTime();
+                if (policy.isolation().images() == Isolation.Trust.ISOLATED) {
+                    IsolatedBundle isolated;
+                    try {
+                        var source = BundleLoader.load(bundle);
+                        isolated = IsolatedBundle.load(source, source.files(), policy,
+                                WorkerLauncher.of(policy.isolation(), threads.threads()), false);
+                    } catch (BundleRefusedException e) {
+                        throw new IllegalArgumentException(e.describe(), e);
+                    }
+                    compiled.add(isolated);
+                    loadedLines.add("runbook: bundle " + isolated + " compiled in a worker process in " + since(loading));
+                    continue;
+                }
                 CompiledBundleCache.Loaded loaded = BundleArgument.loadCompilingApart(bundle);
                 compiled.add(loaded.bundle());
                 // Where start-up time goes (docs/performance-log.md): a compile costs seconds of CPU, a cached copy a second.
@@ -210,14 +230,14 @@ final class RunCommand implements Callable<Integer> {
         return policy.watchedNamespaces().orElse(Set.of());
     }
 
-    private void describe(java.io.PrintWriter out, List<CompiledBundle> compiled, OperatorNamespace own,
+    private void describe(java.io.PrintWriter out, List<DecidingBundle> compiled, OperatorNamespace own,
                           OperatorEndpoints endpoints, Set<String> watched, Policy policy, int threads) {
         String home = own.name().orElse(null);
         String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
-        for (CompiledBundle bundle : compiled) {
+        for (DecidingBundle bundle : compiled) {
             out.println("runbook: reconciling " + bundle.spec().primary().kind() + " with bundle " + bundle
-                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + ") in " + where + ", "
-                    + threads + (threads == 1 ? " cycle" : " cycles") + " at once");
+                    + " (" + bundle.spec().mode().name().toLowerCase(Locale.ROOT) + (bundle.isolated() ? ", in a worker process" : "")
+                    + ") in " + where + ", " + threads + (threads == 1 ? " cycle" : " cycles") + " at once");
         }
         if (bundleConfigMaps) {
             out.println("runbook: running the bundles of ConfigMaps labelled runbook.dev/bundle in namespace " + home
@@ -227,6 +247,11 @@ final class RunCommand implements Callable<Integer> {
         out.println(home == null
                 ? "runbook: no namespace of its own: not in a pod, and no --operator-namespace (docs/operations.md#its-own-namespace)"
                 : "runbook: its own namespace is " + home + " (" + own.source() + "), where no bundle acts");
+        if (policy.isolation().images() == Isolation.Trust.ISOLATED
+                || (bundleConfigMaps && policy.isolation().configMaps() == Isolation.Trust.ISOLATED)) {
+            out.println("runbook: bundles from ConfigMaps run " + policy.isolation().configMaps().word + ", from images "
+                    + policy.isolation().images().word + "; workers: " + policy.isolation().workerWord());
+        }
         if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
         if (endpoints != null) {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz"

@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
         versionProvider = VersionProvider.class,
         description = "Kubernetes operators written as Drools rules.",
         subcommands = {LintCommand.class, PlanCommand.class, TestCommand.class, ExploreCommand.class, PackCommand.class, RunCommand.class,
-                NewCommand.class, RbacCommand.class, WhyCommand.class})
+                NewCommand.class, RbacCommand.class, WhyCommand.class, WorkerHostCommand.class})
 public final class RunbookCommand implements Callable<Integer> {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;

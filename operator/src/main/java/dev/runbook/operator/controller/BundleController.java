@@ -1,6 +1,6 @@
 package dev.runbook.operator.controller;
 
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.Actor;
 import dev.runbook.operator.cycle.ActiveBundle;
@@ -24,7 +24,7 @@ final class BundleController {
     private BundleController() {}
 
     /** {@code runbook-NAME}: unique per bundle, as JOSDK requires of controller names. */
-    static String controllerName(CompiledBundle bundle) {
+    static String controllerName(DecidingBundle bundle) {
         return JosdkControllerConfiguration.controllerName(bundle.name());
     }
 
@@ -33,7 +33,7 @@ final class BundleController {
                                                                               ActiveBundle active, Set<String> namespaces,
                                                                               KubeApi api, Clock clock,
                                                                               CycleListener listener, Policy policy) {
-        CompiledBundle bundle = active.current().bundle();
+        DecidingBundle bundle = active.current().bundle();
         var spec = bundle.spec();
         var configuration = JosdkControllerConfiguration.of(bundle.name(), Registration.of(spec, namespaces),
                 primaryClass, operator.getConfigurationService());

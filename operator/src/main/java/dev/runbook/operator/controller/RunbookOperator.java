@@ -1,6 +1,6 @@
 package dev.runbook.operator.controller;
 
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.ClusterScopedReads;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.cycle.ActiveBundle;
@@ -54,7 +54,7 @@ public final class RunbookOperator implements AutoCloseable {
 
     private final KubernetesClient client;
     private final KubeApi api;
-    private final List<CompiledBundle> initial;
+    private final List<DecidingBundle> initial;
     private final Set<String> namespaces;
     private final Policy policy;
     private final Clock clock;
@@ -75,7 +75,7 @@ public final class RunbookOperator implements AutoCloseable {
     /**
      * @param namespaces the namespaces to watch; empty for all of them
      */
-    public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock) {
+    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock) {
         this(client, bundles, namespaces, clock, CycleListener.NONE);
     }
 
@@ -84,7 +84,7 @@ public final class RunbookOperator implements AutoCloseable {
      * @param namespaces the namespaces to watch; empty for all of them
      * @param listener   told about every recorded cycle
      */
-    public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
+    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
                            CycleListener listener) {
         this(client, bundles, namespaces, clock, listener, Policy.DEFAULT);
     }
@@ -93,7 +93,7 @@ public final class RunbookOperator implements AutoCloseable {
      * @param policy what the administrator lets each bundle touch (docs/security.md): every plan, and
      *               every reloaded bundle's scenarios, are checked against it
      */
-    public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
+    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
                            CycleListener listener, Policy policy) {
         this(client, bundles, namespaces, clock, listener, policy, ReconcileThreads.byDefault());
     }
@@ -101,7 +101,7 @@ public final class RunbookOperator implements AutoCloseable {
     /**
      * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
      */
-    public RunbookOperator(KubernetesClient client, List<CompiledBundle> bundles, Set<String> namespaces, Clock clock,
+    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
                            CycleListener listener, Policy policy, int reconcileThreads) {
         String problem = ReconcileThreads.problem(reconcileThreads);
         if (problem != null) throw new IllegalArgumentException("reconcile threads " + reconcileThreads + ": " + problem);
@@ -136,10 +136,10 @@ public final class RunbookOperator implements AutoCloseable {
      * controller cannot start) is left out with a warning, and the initial bundle runs instead. Returns
      * once the informers have synced.
      */
-    public synchronized void start(Map<String, CompiledBundle> accepted) {
+    public synchronized void start(Map<String, DecidingBundle> accepted) {
         try {
-            Map<String, CompiledBundle> others = new LinkedHashMap<>(accepted);
-            for (CompiledBundle bundle : initial) {
+            Map<String, DecidingBundle> others = new LinkedHashMap<>(accepted);
+            for (DecidingBundle bundle : initial) {
                 var override = others.entrySet().stream().filter(e -> e.getValue().name().equals(bundle.name())).findFirst();
                 Controller controller = null;
                 if (override.isPresent()) {
@@ -159,6 +159,7 @@ public final class RunbookOperator implements AutoCloseable {
                 Controller controller = startAccepted(entry.getKey(), entry.getValue());
                 if (controller != null) controllers.put(entry.getKey(), controller);
             }
+            controllers.values().forEach(controller -> controller.active().current().bundle().hold());
             started = true;
         } catch (RuntimeException e) {
             close();
@@ -174,7 +175,7 @@ public final class RunbookOperator implements AutoCloseable {
      * @throws BundleRefusedException when another source's bundle has the same kind or name, or a new
      *                                controller cannot start; what ran before keeps running
      */
-    public synchronized Installed install(String source, CompiledBundle bundle) {
+    public synchronized Installed install(String source, DecidingBundle bundle) {
         if (!started) throw new IllegalStateException("start the operator before installing bundles");
         Controller existing = controllers.get(source);
         if (existing != null) {
@@ -195,6 +196,7 @@ public final class RunbookOperator implements AutoCloseable {
         }
         if (existing == null) {
             controllers.put(source, startOrRefuse(source, new ActiveBundle(bundle), "start"));
+            bundle.hold();
             return new Installed(Change.STARTED, controllers.get(source).active().current());
         }
         if (!existing.source().equals(source)) {
@@ -210,18 +212,19 @@ public final class RunbookOperator implements AutoCloseable {
     public synchronized Optional<Installed> remove(String source) {
         Controller controller = controllers.get(source);
         if (controller == null) return Optional.empty();
-        Optional<CompiledBundle> original = original(controller.active().current().bundle().name());
+        Optional<DecidingBundle> original = original(controller.active().current().bundle().name());
         if (original.isPresent() && !original.get().source().origin().equals(source)) {
             LOG.info("{}: gone: bundle {} from {} runs again", source, original.get(), original.get().source().origin());
             return Optional.of(replace(controller, original.get().source().origin(), original.get()));
         }
         controllers.remove(source);
         stop(controller);
+        release(controller.active().current().bundle());
         return Optional.empty();
     }
 
     /** The bundle of that name the operator was started with. */
-    private Optional<CompiledBundle> original(String name) {
+    private Optional<DecidingBundle> original(String name) {
         return initial.stream().filter(b -> b.name().equals(name)).findFirst();
     }
 
@@ -236,9 +239,9 @@ public final class RunbookOperator implements AutoCloseable {
     }
 
     /** Runs {@code bundle} in {@code existing}'s place, under {@code source}: a swap, or a new controller. */
-    private Installed replace(Controller existing, String source, CompiledBundle bundle) {
+    private Installed replace(Controller existing, String source, DecidingBundle bundle) {
         Registration registration = Registration.of(bundle.spec(), namespaces);
-        CompiledBundle running = existing.active().current().bundle();
+        DecidingBundle running = existing.active().current().bundle();
         Installed installed;
         Controller next;
         if (running.version().equals(bundle.version()) && running.spec().equals(bundle.spec())) {
@@ -249,6 +252,8 @@ public final class RunbookOperator implements AutoCloseable {
             existing.reconciler().reconcileAll();
             next = existing.withSource(source);
             installed = new Installed(Change.SWAPPED, loaded);
+            bundle.hold();
+            release(running);
         } else {
             LOG.info("{}: bundle {} changes the controller's {}: restarting it", source, bundle,
                     registration.differencesFrom(existing.registration()));
@@ -261,6 +266,8 @@ public final class RunbookOperator implements AutoCloseable {
                 throw e;
             }
             installed = new Installed(Change.RESTARTED, successor.current());
+            bundle.hold();
+            release(running);
         }
         controllers.remove(existing.source());
         controllers.put(source, next);
@@ -268,7 +275,7 @@ public final class RunbookOperator implements AutoCloseable {
     }
 
     /** The bundles running now, in the order they were started. */
-    public synchronized List<CompiledBundle> bundles() {
+    public synchronized List<DecidingBundle> bundles() {
         return controllers.values().stream().map(c -> c.active().current().bundle()).toList();
     }
 
@@ -303,13 +310,26 @@ public final class RunbookOperator implements AutoCloseable {
                 if (first == null) first = e; else first.addSuppressed(e);
             }
         }
+        controllers.values().forEach(controller -> release(controller.active().current().bundle()));
         controllers.clear();
         started = false;
         if (first != null) throw first;
     }
 
+    /**
+     * Lets a bundle go that no controller runs any more: its worker process, if it has one, ends once the
+     * cycles running on it are done (a replica that leads again holds the bundles it starts with anew).
+     */
+    private static void release(DecidingBundle bundle) {
+        try {
+            bundle.release();
+        } catch (RuntimeException e) {
+            LOG.warn("bundle {}: could not release it: {}", bundle, RootCause.message(e));
+        }
+    }
+
     /** Why two bundles cannot run side by side, or null when they can. */
-    private static String clash(CompiledBundle bundle, CompiledBundle other) {
+    private static String clash(DecidingBundle bundle, DecidingBundle other) {
         if (bundle.name().equals(other.name())) {
             return "two bundles are named " + bundle.name() + ": bundle names must differ";
         }
@@ -321,7 +341,7 @@ public final class RunbookOperator implements AutoCloseable {
     }
 
     /** The controller of a bundle accepted before, or null (with a warning) when it cannot start. */
-    private Controller startAccepted(String source, CompiledBundle bundle) {
+    private Controller startAccepted(String source, DecidingBundle bundle) {
         try {
             return startController(source, new ActiveBundle(bundle));
         } catch (RuntimeException e) {

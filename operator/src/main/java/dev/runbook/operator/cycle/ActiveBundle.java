@@ -1,6 +1,6 @@
 package dev.runbook.operator.cycle;
 
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.operator.observe.Observer;
 
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,27 +14,27 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ActiveBundle {
     /** One loaded bundle, its observer, and its generation: 1 for the first, one more per swap. */
-    public record Loaded(CompiledBundle bundle, Observer observer, long generation) {}
+    public record Loaded(DecidingBundle bundle, Observer observer, long generation) {}
 
     private final AtomicReference<Loaded> current;
 
-    public ActiveBundle(CompiledBundle bundle) {
+    public ActiveBundle(DecidingBundle bundle) {
         this(bundle, 1);
     }
 
-    private ActiveBundle(CompiledBundle bundle, long generation) {
+    private ActiveBundle(DecidingBundle bundle, long generation) {
         current = new AtomicReference<>(new Loaded(bundle, new Observer(bundle.spec()), generation));
     }
 
     /** A new holder for {@code bundle} counting on from this one's generation: for a rebuilt controller. */
-    public ActiveBundle successor(CompiledBundle bundle) {
+    public ActiveBundle successor(DecidingBundle bundle) {
         return new ActiveBundle(bundle, current().generation() + 1);
     }
 
     public Loaded current() { return current.get(); }
 
     /** Makes {@code bundle} the one the next cycles run; returns what it became. */
-    public Loaded swap(CompiledBundle bundle) {
+    public Loaded swap(DecidingBundle bundle) {
         Observer observer = new Observer(bundle.spec());
         return current.updateAndGet(previous -> new Loaded(bundle, observer, previous.generation() + 1));
     }

@@ -14,6 +14,12 @@ public interface CycleListener {
 
     void cycleRecorded(Primary primary, CycleReport report);
 
+    /** A cycle's rules start deciding, on the calling thread: liveness watches for a decision that never ends. */
+    default void decisionStarted(Primary primary) {}
+
+    /** The calling thread's decision ended, one way or another. */
+    default void decisionEnded() {}
+
     /**
      * What the bundle's JOSDK controller reports its events, reconciles and retries to: the work-queue
      * meters of {@code OperatorMetrics}; nothing by default.

@@ -1,9 +1,8 @@
 package dev.runbook.operator.cycle;
 
 import dev.runbook.engine.bundle.BundleSpec;
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.decide.Decision;
-import dev.runbook.engine.decide.DecisionCycle;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.policy.Policy;
@@ -103,7 +102,7 @@ public final class ReconcileCycle {
         String cycleId = PROCESS + "-" + CYCLE_IDS.incrementAndGet();
         // The one read of the active bundle: the whole cycle runs on it, whatever a reload does meanwhile.
         ActiveBundle.Loaded loaded = active.current();
-        CompiledBundle bundle = loaded.bundle();
+        DecidingBundle bundle = loaded.bundle();
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
         // The primary as this operator last wrote it, when the informer has not caught up with that write yet.
@@ -123,7 +122,12 @@ public final class ReconcileCycle {
             Switches switches = Switches.of(observation.primary(), spec);
             mode = switches.mode();
             paused = switches.paused();
-            decision = DecisionCycle.run(bundle, observation, policy);
+            listener.decisionStarted(observation.primary());
+            try {
+                decision = bundle.decide(observation, policy);
+            } finally {
+                listener.decisionEnded();
+            }
             if (!decision.isValid()) {
                 failure = ErrorMapping.planRefused(decision);
             } else if (switches.acts()) {
@@ -145,7 +149,7 @@ public final class ReconcileCycle {
 
         if (failure == null) serverErrors.succeeded(observation.primary().toString());
         CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
-                failedAction, failure, Duration.ofNanos(System.nanoTime() - started));
+                failedAction, failure, Duration.ofNanos(System.nanoTime() - started), bundle.isolated());
         try {
             try {
                 recorder.record(observation.primary(), report, cached, statusActions, now);
@@ -163,7 +167,7 @@ public final class ReconcileCycle {
                 List<PlannedAction> notWritten = statusActions;
                 report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision,
                         applied.stream().filter(a -> !notWritten.contains(a.planned())).toList(), failedAction, failure,
-                        report.took());
+                        report.took(), bundle.isolated());
                 recorder.record(observation.primary(), report, cached, List.of(), now);
             }
         } catch (RuntimeException e) {

@@ -28,6 +28,11 @@ public final class Reasons {
 
     /** The API server was unreachable or overloaded; retried with backoff. */
     public static final String API_UNAVAILABLE = "ApiUnavailable";
+    /**
+     * The worker process that runs the bundle's rules died or was killed (it ran past its bound, burned CPU
+     * while idle); a new one is started, and the cycle is retried with backoff (docs/security.md).
+     */
+    public static final String WORKER_STOPPED = "WorkerStopped";
     /** The object changed under the operator more often than it retried; retried with backoff. */
     public static final String CONFLICT = "Conflict";
 }

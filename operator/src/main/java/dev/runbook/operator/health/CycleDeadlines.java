@@ -9,7 +9,9 @@ import dev.runbook.rules.fact.Primary;
 /**
  * Tells a {@link DeadlineReport} how each cycle ended: stopped by its rule budget (deadline, memory or
  * stack: the {@link Reasons#RULE_STOPPED} failure), or within it. This is what makes liveness fail when
- * cycles are stopped again and again.
+ * cycles are stopped again and again in the operator's own process. A cycle whose rules ran in a worker
+ * process is not counted: whatever its rules did stayed in the worker, which is killed and replaced on
+ * its own, and a bundle whose every cycle is stopped there must not get the operator restarted.
  */
 public final class CycleDeadlines implements CycleListener {
     private final DeadlineReport report;
@@ -23,6 +25,7 @@ public final class CycleDeadlines implements CycleListener {
 
     @Override
     public void cycleRecorded(Primary primary, CycleReport cycle) {
+        if (cycle.isolated()) return;
         String work = "cycle of " + primary.getKind() + " " + primary.getNamespace() + "/" + primary.getName();
         if (cycle.failure() != null && Reasons.RULE_STOPPED.equals(cycle.failure().reason())) {
             report.exceeded(work, policy.containment().cycleDeadline());

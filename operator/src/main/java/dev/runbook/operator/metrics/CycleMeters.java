@@ -27,6 +27,7 @@ final class CycleMeters {
     static final String FIRINGS = "runbook.rule.firings";
     static final String ACTIONS = "runbook.actions";
     static final String PLAN_CONFLICTS = "runbook.plan.conflicts";
+    static final String FAILURES = "runbook.cycle.failures";
 
     /** The cycle outcome of a plan that the check refused. */
     static final String REFUSED = "refused";
@@ -72,6 +73,14 @@ final class CycleMeters {
             action(bundle, applied.planned(), applied.outcome().name().toLowerCase(Locale.ROOT));
         }
         if (report.failedAction() != null) action(bundle, report.failedAction(), FAILED);
+        if (report.failure() != null) {
+            Counter.builder(FAILURES)
+                    .description("Cycles that failed, by the failure's reason (the RunbookApplied condition's)")
+                    .tag("bundle", TagValue.of(bundle))
+                    .tag("reason", report.failure().reason())
+                    .register(registry)
+                    .increment();
+        }
     }
 
     /** {@code refused} for a plan the check refused, {@code failed} for any other failure, else {@code ok}. */

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * Everything one cycle did, for the record phase: its id (it names the cycle in logs), the bundle, the
  * mode it ran in, the decision (null when the cycle stopped before the rules came to a decision), the
- * actions applied with their outcomes, the action that failed, the failure, if any, and how long the
- * cycle took up to the record phase.
+ * actions applied with their outcomes, the action that failed, the failure, if any, how long the
+ * cycle took up to the record phase, and whether the rules ran in a worker process.
  */
 public record CycleReport(
         String cycleId,
@@ -25,10 +25,18 @@ public record CycleReport(
         List<AppliedAction> applied,
         PlannedAction failedAction,
         Failure failure,
-        Duration took) {
+        Duration took,
+        boolean isolated) {
 
     public CycleReport {
         applied = List.copyOf(applied);
+    }
+
+    /** A cycle whose rules ran in the operator's process. */
+    public CycleReport(String cycleId, String bundle, String bundleVersion, BundleSpec.Mode mode, boolean paused,
+                       Decision decision, List<AppliedAction> applied, PlannedAction failedAction, Failure failure,
+                       Duration took) {
+        this(cycleId, bundle, bundleVersion, mode, paused, decision, applied, failedAction, failure, took, false);
     }
 
     /** Whether the plan was meant to be applied: enforce mode, not paused. */

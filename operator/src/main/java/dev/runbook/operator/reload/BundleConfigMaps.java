@@ -43,6 +43,13 @@ public final class BundleConfigMaps {
         return path.replace("/", SEPARATOR);
     }
 
+    /** ConfigMap data as the bundle's files, by path (keys checked by {@link #unpack} first). */
+    public static Map<String, String> files(Map<String, String> data) {
+        Map<String, String> files = new TreeMap<>();
+        data.forEach((key, text) -> files.put(path(key), text == null ? "" : text));
+        return files;
+    }
+
     /** The path of the file that a key holds. */
     static String path(String key) {
         return key.replace(SEPARATOR, "/");

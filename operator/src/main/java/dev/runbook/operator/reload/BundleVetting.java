@@ -4,6 +4,11 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.bundle.BundleSource;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
+import dev.runbook.engine.policy.Isolation;
+import dev.runbook.operator.controller.ReconcileThreads;
+import dev.runbook.operator.isolation.IsolatedBundle;
+import dev.runbook.operator.isolation.WorkerLauncher;
 import dev.runbook.engine.containment.ContainedRun;
 import dev.runbook.engine.files.FileTrees;
 import dev.runbook.engine.containment.RuleContainmentException;
@@ -33,8 +38,8 @@ import java.util.Map;
  */
 public final class BundleVetting implements ContentVetting {
 
-    /** A bundle that passed: compiled, with how many scenarios it passed. */
-    public record Vetted(CompiledBundle bundle, int scenarios) {}
+    /** A bundle that passed: compiled (in this process or in a worker's), with how many scenarios it passed. */
+    public record Vetted(DecidingBundle bundle, int scenarios) {}
 
     /** How many lines of a failing scenario's explanation a refusal shows. */
     static final int SHOWN_LINES = 4;
@@ -43,13 +48,16 @@ public final class BundleVetting implements ContentVetting {
 
     /**
      * Vets the bundle a ConfigMap's data carries ({@link BundleConfigMaps} keys), unpacked into a
-     * temporary directory that is deleted afterwards.
+     * temporary directory that is deleted afterwards. Where the policy isolates ConfigMap bundles (the
+     * default), it is compiled and its scenarios run in a worker process ({@link IsolatedBundle}), which
+     * then decides its cycles; else in this process.
      *
      * @param source names the ConfigMap in messages ({@code configmap/NAMESPACE/NAME})
      */
     @Override
     public Vetted vetData(String source, Map<String, String> data) {
-        return unpacked(source, data, directory -> vet(source, directory));
+        return unpacked(source, data, directory -> policy.isolation().configMaps() == Isolation.Trust.ISOLATED
+                ? vetIsolated(source, directory, data) : vet(source, directory));
     }
 
     /**
@@ -90,7 +98,28 @@ public final class BundleVetting implements ContentVetting {
         this.policy = policy;
     }
 
+    /** The bundle in {@code directory}, read here, compiled and vetted in a worker that then decides its cycles. */
+    private Vetted vetIsolated(String origin, Path directory, Map<String, String> data) {
+        IsolatedBundle bundle;
+        try {
+            bundle = IsolatedBundle.load(new BundleSource(origin, BundleLoader.load(directory).files()),
+                    BundleConfigMaps.files(data), policy, WorkerLauncher.of(policy.isolation(), ReconcileThreads.byDefault()), true);
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
+                    e.getProblems().stream().map(Problem::toString).toList());
+        }
+        // The worker checked this too; the operator does not take its word for it.
+        String refusal = PolicyRefusals.of(bundle.spec(), policy);
+        if (refusal != null) {
+            bundle.close();
+            throw new BundleRefusedException(origin + ": refused: " + refusal);
+        }
+        return new Vetted(bundle, bundle.scenarios());
+    }
+
     /**
+     * Compiles and vets the bundle in this process.
+     *
      * @param origin    names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})
      * @param directory the bundle's files
      * @throws BundleRefusedException with every problem as {@code file:line:col: message}, or every failing scenario

@@ -1,6 +1,6 @@
 package dev.runbook.operator.reload;
 
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.error.RootCause;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -26,7 +26,7 @@ public final class LastAccepted {
     private static final Logger LOG = LoggerFactory.getLogger(LastAccepted.class);
 
     /** A bundle accepted before from a ConfigMap, compiled and vetted again, with the hash of that ConfigMap content. */
-    public record Restored(String source, String contentHash, CompiledBundle bundle) {}
+    public record Restored(String source, String contentHash, DecidingBundle bundle) {}
 
     private LastAccepted() {}
 
@@ -57,7 +57,7 @@ public final class LastAccepted {
                 continue;
             }
             try {
-                CompiledBundle bundle = vetting.vetData(source, copy.data()).bundle();
+                DecidingBundle bundle = vetting.vetData(source, copy.data()).bundle();
                 LOG.info("{}: bundle {} runs, as accepted before (content {})", source, bundle, copy.contentHash());
                 restored.add(new Restored(source, copy.contentHash(), bundle));
             } catch (BundleRefusedException e) {

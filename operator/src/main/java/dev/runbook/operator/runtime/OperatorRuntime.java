@@ -1,7 +1,7 @@
 package dev.runbook.operator.runtime;
 
 import dev.runbook.operator.concurrent.DaemonThreads;
-import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.controller.RunbookOperator;
@@ -14,6 +14,8 @@ import dev.runbook.operator.health.DeadlineOverruns;
 import dev.runbook.operator.health.DeadlineReport;
 import dev.runbook.operator.health.Heartbeat;
 import dev.runbook.operator.health.OperatorPresence;
+import dev.runbook.operator.health.StuckDecisions;
+import dev.runbook.operator.isolation.WorkerBounds;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleReloader;
@@ -58,16 +60,16 @@ public final class OperatorRuntime implements AutoCloseable {
      * @param presence         where an acting operator announces itself, to detect a second one; null for none
      * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
      */
-    public record Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
+    public record Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
                            Lease leaderElection, Policy policy, Presence presence, int reconcileThreads) {
         /** With {@link ReconcileThreads#byDefault()} threads per controller. */
-        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace,
+        public Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
                         Lease leaderElection, Policy policy, Presence presence) {
             this(bundles, namespaces, bundleNamespace, leaderElection, policy, presence, ReconcileThreads.byDefault());
         }
 
         /** Under {@link Policy#DEFAULT}, keeping no presence Lease. */
-        public Settings(List<CompiledBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
+        public Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace, Lease leaderElection) {
             this(bundles, namespaces, bundleNamespace, leaderElection, Policy.DEFAULT, null);
         }
     }
@@ -75,8 +77,14 @@ public final class OperatorRuntime implements AutoCloseable {
     /** Where and as whom an acting operator keeps its presence Lease ({@link OperatorPresence}). */
     public record Presence(String namespace, String identity) {}
 
-    /** How long the reload worker may spend on one ConfigMap (unpack, compile, scenarios) before readiness fails. */
+    /**
+     * How long the reload worker may spend on one ConfigMap (unpack, compile, scenarios) before readiness and
+     * liveness fail, at least: never less than the bound at which a worker process vetting it is killed,
+     * plus {@link #BEYOND_WORKER_BOUNDS} ({@link #reloadDeadline}).
+     */
     public static final Duration RELOAD_DEADLINE = Duration.ofMinutes(3);
+    /** How much longer than a worker's own bound the operator's thread that waits for it may take before it counts as stuck. */
+    static final Duration BEYOND_WORKER_BOUNDS = Duration.ofMinutes(1);
     /** How long the API server probe waits for an answer. */
     static final int PROBE_TIMEOUT_MILLIS = 3000;
 
@@ -94,6 +102,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private final KubernetesClient probeClient;
     private final ApiServerProbe apiServer;
     private final Heartbeat reloadHeartbeat;
+    private final StuckDecisions decisions;
     private final DeadlineOverruns overruns = new DeadlineOverruns(DeadlineOverruns.DEFAULT_THRESHOLD);
     private final OperatorPresence presence;
     /** Verdicts on bundle ConfigMaps, shared by the reloader, the restore and the webhook: one vetting per content. */
@@ -111,6 +120,7 @@ public final class OperatorRuntime implements AutoCloseable {
         this.metrics = metrics;
         this.verdicts = new SharedVerdicts(new BundleVetting(settings.policy()));
         CycleListener deadlines = new CycleDeadlines(overruns, settings.policy());
+        this.decisions = new StuckDecisions(WorkerBounds.cycle(settings.policy().containment()).plus(BEYOND_WORKER_BOUNDS), clock);
         this.listener = new CycleListener() {
             @Override
             public void cycleRecorded(Primary primary, CycleReport report) {
@@ -118,6 +128,12 @@ public final class OperatorRuntime implements AutoCloseable {
                 deadlines.cycleRecorded(primary, report);
                 also.cycleRecorded(primary, report);
             }
+
+            @Override
+            public void decisionStarted(Primary primary) { decisions.started(primary); }
+
+            @Override
+            public void decisionEnded() { decisions.ended(); }
 
             @Override
             public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
@@ -138,7 +154,7 @@ public final class OperatorRuntime implements AutoCloseable {
         this.probeClient = Kubeconfig.client(new ConfigBuilder(client.getConfiguration())
                 .withRequestRetryBackoffLimit(0).withRequestTimeout(PROBE_TIMEOUT_MILLIS).build());
         this.apiServer = new ApiServerProbe(probeClient::getKubernetesVersion, String.valueOf(client.getMasterUrl()), clock);
-        this.reloadHeartbeat = new Heartbeat("the reload worker", RELOAD_DEADLINE, clock);
+        this.reloadHeartbeat = new Heartbeat("the reload worker", reloadDeadline(settings.policy()), clock);
         this.presence = settings.presence() == null ? null : new OperatorPresence(client, settings.presence().namespace(),
                 settings.presence().identity(), clock, metrics.registry());
     }
@@ -185,13 +201,13 @@ public final class OperatorRuntime implements AutoCloseable {
         // What was accepted before runs from the start: never the image's bundle in its place, not even briefly.
         List<LastAccepted.Restored> restored = settings.bundleNamespace() == null ? List.of()
                 : LastAccepted.restore(client, settings.bundleNamespace(), verdicts);
-        Map<String, CompiledBundle> accepted = new LinkedHashMap<>();
+        Map<String, DecidingBundle> accepted = new LinkedHashMap<>();
         restored.forEach(r -> accepted.put(r.source(), r.bundle()));
         RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
                 settings.policy(), settings.reconcileThreads());
         starting.start(accepted);
         operator = starting;
-        for (CompiledBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
+        for (DecidingBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
         if (settings.bundleNamespace() != null) {
             reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock,
                     reloadHeartbeat, verdicts);
@@ -226,7 +242,7 @@ public final class OperatorRuntime implements AutoCloseable {
             reloader = null;
         }
         if (operator != null) {
-            List<CompiledBundle> running = operator.bundles();
+            List<DecidingBundle> running = operator.bundles();
             try {
                 operator.close();
             } finally {
@@ -255,11 +271,23 @@ public final class OperatorRuntime implements AutoCloseable {
         return problems;
     }
 
-    /** Why the process is not alive: the controllers failed to start while leading. */
+    /**
+     * Why the process is not alive: the controllers failed to start while leading, cycles run in this
+     * process overran their deadline again and again, or a thread is stuck for good: the reload worker on
+     * one ConfigMap, or a reconcile thread in a decision, past its bound.
+     */
     public List<String> notAlive() {
         List<String> problems = new ArrayList<>(overruns.problems());
+        problems.addAll(reloadHeartbeat.problems());
+        problems.addAll(decisions.problems());
         if (failure.isCompletedExceptionally()) problems.add("the controllers could not start");
         return problems;
+    }
+
+    /** How long the reload worker may take on one ConfigMap: {@link #RELOAD_DEADLINE}, or longer than a vetting worker's bound. */
+    public static Duration reloadDeadline(Policy policy) {
+        Duration beyondWorker = WorkerBounds.load(policy.containment()).plus(BEYOND_WORKER_BOUNDS);
+        return beyondWorker.compareTo(RELOAD_DEADLINE) > 0 ? beyondWorker : RELOAD_DEADLINE;
     }
 
     @Override

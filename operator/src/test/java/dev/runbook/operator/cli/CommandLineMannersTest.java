@@ -29,7 +29,7 @@ class CommandLineMannersTest {
     @Test
     void theCommandsAreTheOnesTheDocsList() {
         assertThat(RunbookCommand.commandLine(Clock.systemUTC()).getSubcommands().keySet())
-                .containsExactlyInAnyOrder("lint", "plan", "test", "explore", "pack", "run", "new", "rbac", "why");
+                .containsExactlyInAnyOrder("lint", "plan", "test", "explore", "pack", "run", "new", "rbac", "why", "worker-host");
     }
 
     @Test

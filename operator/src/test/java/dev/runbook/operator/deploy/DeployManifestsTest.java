@@ -2,6 +2,7 @@ package dev.runbook.operator.deploy;
 
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.policy.BundlePolicy;
+import dev.runbook.engine.policy.Isolation;
 import dev.runbook.engine.policy.ClusterScopedKinds;
 import dev.runbook.engine.policy.ClusterScopedReads;
 import dev.runbook.engine.policy.Policy;
@@ -239,6 +240,54 @@ class DeployManifestsTest {
         assertThat(list(container, "volumeMounts")).anySatisfy(m -> assertThat(cast(m)).containsEntry("mountPath", "/tmp"));
     }
 
+    /**
+     * Bundles from ConfigMaps run in the worker host's container, and it holds no credential: the pod mounts
+     * no token by itself, the operator's container mounts the projected token, the worker host's does not,
+     * and the policy sends ConfigMap bundles to the worker host's socket (docs/security.md, "The process boundary").
+     */
+    @Test
+    void bundleCodeFromConfigMapsRunsInAContainerWithoutTheServiceAccountToken() {
+        Map<String, Object> pod = podSpec();
+        assertThat(pod).containsEntry("automountServiceAccountToken", false);
+        Map<String, Map<String, Object>> volumes = new TreeMap<>();
+        for (Object volume : list(pod, "volumes")) volumes.put(String.valueOf(cast(volume).get("name")), cast(volume));
+        Set<String> tokenVolumes = new TreeSet<>();
+        volumes.forEach((name, volume) -> {
+            if (volume.containsKey("projected") && list(map(volume, "projected"), "sources").stream()
+                    .anyMatch(source -> cast(source).containsKey("serviceAccountToken"))) tokenVolumes.add(name);
+        });
+        assertThat(mountsOf(container())).containsEntry("/var/run/secrets/kubernetes.io/serviceaccount", "token");
+        assertThat(tokenVolumes).containsExactly("token");
+
+        Map<String, Object> host = container("worker-host");
+        assertThat(host.get("image")).isEqualTo(container().get("image"));
+        assertThat(mountsOf(host).values()).as("the worker host mounts no token and no policy").doesNotContain("token", "policy");
+        List<String> args = list(host, "args").stream().map(String::valueOf).toList();
+        assertThat(args).hasSize(3).startsWith("worker-host", "--socket");
+        Path socket = Path.of(args.get(2));
+        Isolation isolation = policy().isolation();
+        assertThat(isolation.configMaps()).isEqualTo(Isolation.Trust.ISOLATED);
+        assertThat(isolation.worker()).isEqualTo(Isolation.Worker.SOCKET);
+        assertThat(isolation.socket()).isEqualTo(socket);
+        String shared = mountsOf(host).get(socket.getParent().toString());
+        assertThat(shared).as("the socket's directory is a volume of the worker host").isNotNull();
+        assertThat(mountsOf(container())).containsEntry(socket.getParent().toString(), shared);
+        assertThat(map(volumes.get(shared), "emptyDir")).isNotNull();
+        assertThat(map(map(host, "resources"), "limits")).containsKeys("cpu", "memory");
+        Map<String, Object> security = map(host, "securityContext");
+        assertThat(security).containsEntry("allowPrivilegeEscalation", false).containsEntry("readOnlyRootFilesystem", true);
+        assertThat(list(map(security, "capabilities"), "drop")).containsExactly("ALL");
+    }
+
+    /** A container's volume mounts: mount path to volume name. */
+    private static Map<String, String> mountsOf(Map<String, Object> container) {
+        Map<String, String> mounts = new TreeMap<>();
+        for (Object mount : list(container, "volumeMounts")) {
+            mounts.put(String.valueOf(cast(mount).get("mountPath")), String.valueOf(cast(mount).get("name")));
+        }
+        return mounts;
+    }
+
     @Test
     void theOperatorMayReadButNotWriteBundleConfigMapsAndHoldItsLeasesInItsOwnNamespace() {
         Manifest role = all("Role").stream().filter(r -> r.namespace().equals(NAMESPACE)).findFirst().orElseThrow();
@@ -453,10 +502,16 @@ class DeployManifestsTest {
         return map(map(map(only("Deployment").object(), "spec"), "template"), "spec");
     }
 
+    /** The operator's container. */
     static Map<String, Object> container() {
+        return container("operator");
+    }
+
+    static Map<String, Object> container(String name) {
         List<Object> containers = list(podSpec(), "containers");
-        assertThat(containers).as("one container").hasSize(1);
-        return cast(containers.get(0));
+        assertThat(containers).as("the operator and the worker host").hasSize(2);
+        return containers.stream().map(DeployManifestsTest::cast).filter(c -> name.equals(c.get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no container " + name + " in the Deployment"));
     }
 
     static List<String> args() {

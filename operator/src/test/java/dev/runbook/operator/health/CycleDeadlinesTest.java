@@ -37,6 +37,19 @@ class CycleDeadlinesTest {
         assertThat(overruns.problems()).isEmpty();
     }
 
+    /** What a bundle's rules did in a worker process stayed there: a run of stopped cycles does not get the operator restarted. */
+    @Test
+    void cyclesStoppedInAWorkerProcessDoNotCount() {
+        DeadlineOverruns overruns = new DeadlineOverruns(3);
+        CycleDeadlines cycles = new CycleDeadlines(overruns, dev.runbook.engine.policy.Policy.DEFAULT);
+        CycleReport inProcess = stopped(STOPPED);
+        CycleReport isolated = new CycleReport(inProcess.cycleId(), inProcess.bundle(), inProcess.bundleVersion(), inProcess.mode(),
+                inProcess.paused(), inProcess.decision(), inProcess.applied(), inProcess.failedAction(), inProcess.failure(),
+                inProcess.took(), true);
+        for (int i = 0; i < 5; i++) cycles.cycleRecorded(APP, isolated);
+        assertThat(overruns.problems()).isEmpty();
+    }
+
     private static CycleReport stopped(Failure failure) {
         return report(BundleSpec.Mode.ENFORCE, false, decision(List.of()), List.of(), null, failure);
     }

@@ -111,8 +111,19 @@ public class OperatorMetricsTest {
                 "runbook_cycles_seconds_count{bundle=\"web-app\",kind=\"WebApp\",mode=\"enforce\",outcome=\"refused\"} 1",
                 "runbook_plan_conflicts_total{bundle=\"web-app\"} 2.0",
                 // the rules still fired: that is how the plan came to be refused
-                "runbook_rule_firings_total{bundle=\"web-app\",rule=\"Phase\"} 2.0");
+                "runbook_rule_firings_total{bundle=\"web-app\",rule=\"Phase\"} 2.0",
+                "runbook_cycle_failures_total{bundle=\"web-app\",reason=\"PlanRefused\"} 1.0");
         assertThat(scrape()).doesNotContain("runbook_actions_total{");
+    }
+
+    @Test
+    void aCycleWhoseWorkerWasStoppedCountsAsAFailureOfThatReason() {
+        Failure stopped = new Failure(Failure.Kind.TEMPORARY, "WorkerStopped", "killed", List.of());
+        metrics.cycleRecorded(APP, report(BundleSpec.Mode.ENFORCE, false, null, List.of(), null, stopped));
+        metrics.cycleRecorded(APP, report(BundleSpec.Mode.ENFORCE, false, null, List.of(), null, stopped));
+        metrics.cycleRecorded(APP, report(BundleSpec.Mode.ENFORCE, false, decision(List.of()), List.of(), null, null));
+
+        assertThat(lines()).contains("runbook_cycle_failures_total{bundle=\"web-app\",reason=\"WorkerStopped\"} 2.0");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.runbook.operator.reload;
 import dev.runbook.engine.hostile.HostileBundle;
 import dev.runbook.operator.cli.ProjectFiles;
 import dev.runbook.operator.controller.BundleRefusedException;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * the place of the refusal first, and none of the payloads runs. The same vetting then accepts a
  * good bundle: a refusal never stops the next ConfigMap.
  */
+@NeedsSandbox
 class HostileBundlesVettingTest {
     private final BundleVetting vetting = new BundleVetting();
     private TimeZone zone;

@@ -1,5 +1,7 @@
 package dev.runbook.operator.reload;
 
+import dev.runbook.engine.policy.Isolation;
+import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.containment.AllowList;
 import dev.runbook.engine.containment.ContainmentLimits;
 import dev.runbook.operator.controller.BundleRefusedException;
@@ -12,6 +14,7 @@ import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -39,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  */
 @RunbookIT(crds = {"src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml",
         "src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml"})
+@NeedsSandbox
 class HotReloadIT {
     static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
     static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;
@@ -303,7 +307,9 @@ class HotReloadIT {
     @Test
     void aCycleInFlightDuringASwapFinishesOnTheBundleItStartedWith() throws InterruptedException {
         // The gate is test code called from the rules: the administrator's allow-list admits it, and the
-        // cycle it holds may wait past the default cycle deadline (docs/security.md).
+        // cycle it holds may wait past the default cycle deadline (docs/security.md). It holds a cycle in
+        // this JVM, so ConfigMap bundles run in the operator's process here (the policy's isolation).
+        restartWithConfigMapBundlesInProcess();
         String allowed = System.setProperty(AllowList.PROPERTY, CycleGate.class.getName());
         String deadline = System.setProperty(ContainmentLimits.CYCLE_PROPERTY, "5m");
         try {
@@ -312,6 +318,18 @@ class HotReloadIT {
             restore(AllowList.PROPERTY, allowed);
             restore(ContainmentLimits.CYCLE_PROPERTY, deadline);
         }
+    }
+
+    private void restartWithConfigMapBundlesInProcess() {
+        reloader.close();
+        operator.close();
+        Isolation inProcess = new Isolation(Isolation.Trust.IN_PROCESS, Isolation.Trust.IN_PROCESS, Isolation.Worker.SANDBOX,
+                null, Isolation.DEFAULT_HEAP_MIB, Isolation.DEFAULT_WORKER_CPU);
+        operator = new RunbookOperator(client, List.of(), Set.of(apps), Clock.systemUTC(), cycles,
+                Policy.DEFAULT.withIsolation(inProcess));
+        operator.start();
+        reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
+        reloader.start();
     }
 
     private static void restore(String property, String value) {

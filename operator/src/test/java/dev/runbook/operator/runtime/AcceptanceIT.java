@@ -3,6 +3,7 @@ package dev.runbook.operator.runtime;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.record.CycleReport;
@@ -14,6 +15,7 @@ import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -40,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * ships it greeting "bonjour", then broken.
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
+@NeedsSandbox
 class AcceptanceIT {
     static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;
     static final String CONFIG_MAP = "runbook-bundle-greeter";
@@ -132,7 +135,7 @@ class AcceptanceIT {
         second.start();
 
         // The image's bundle runs again, and no copy is left behind.
-        assertThat(second.operator().orElseThrow().bundles()).extracting(CompiledBundle::version).containsExactly(image.version());
+        assertThat(second.operator().orElseThrow().bundles()).extracting(DecidingBundle::version).containsExactly(image.version());
         await().atMost(TestCluster.CONVERGE).until(() -> client.secrets().inNamespace(system)
                 .withName(AcceptedBundles.secretName(CONFIG_MAP)).get() == null);
         greeted.patchCounter(WEB_APPS, "shop", "4");

@@ -10,6 +10,7 @@ import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  */
 @RunbookIT(crds = {"src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml",
         "src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml"})
+@NeedsSandbox
 class ContainedReloadIT {
     static final String CONFIGMAP = "runbook-bundle-greeter";
     static final ResourceDefinitionContext WEB_APPS = GreeterBundles.WEB_APPS;

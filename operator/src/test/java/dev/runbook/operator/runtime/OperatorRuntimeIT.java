@@ -11,6 +11,7 @@ import dev.runbook.operator.testkit.Cycles;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -49,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  * reload, and leader election between two replicas, each with a client of its own.
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
+@NeedsSandbox
 class OperatorRuntimeIT {
     static final Path WEB_APP = Path.of("src/test/resources/bundles/web-app");
     static final ResourceDefinitionContext WEB_APPS = new ResourceDefinitionContext.Builder()
