@@ -56,8 +56,11 @@ final class SandboxView {
         bind(args, bound, home);
         // A distribution's JDK links its configuration (conf/security/java.security, ...) elsewhere, under /etc.
         for (Path target : linkTargets(home)) bind(args, bound, target);
+        // The private /tmp first: a class path entry staged under the operator's /tmp (StagedClassPath) is bound
+        // over it, where a /tmp mounted after the binds would hide it.
+        args.addAll(List.of("--tmpfs", "/tmp"));
         for (String entry : classPath) bind(args, bound, Path.of(entry));
-        args.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp", "--"));
+        args.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp", "--"));
         return args;
     }
 

@@ -20,10 +20,27 @@ import java.util.jar.Manifest;
  */
 final class WorkerClassPath {
     private static final List<String> ENTRIES = read();
+    private static volatile List<String> reachable;
 
     private WorkerClassPath() {}
 
     static List<String> entries() { return ENTRIES; }
+
+    /**
+     * The entries at paths any user can reach, for a worker that runs as an unprivileged user: an entry
+     * behind a directory others may not enter (a build's {@code ~/.m2} under {@code /root}) is staged once,
+     * linked or else copied, into a directory of this process's own under {@code java.io.tmpdir}.
+     */
+    static List<String> reachableByAll() {
+        List<String> staged = reachable;
+        if (staged == null) {
+            synchronized (WorkerClassPath.class) {
+                if (reachable == null) reachable = StagedClassPath.reachable(ENTRIES, Path.of(System.getProperty("java.io.tmpdir")));
+                staged = reachable;
+            }
+        }
+        return staged;
+    }
 
     private static List<String> read() {
         Set<String> entries = new LinkedHashSet<>();

@@ -51,12 +51,17 @@ final class WorkerCommand {
             }
             limits(command, root);
             command.add(bwrap.toString());
-            command.addAll(SandboxView.arguments(javaCommand(), WorkerClassPath.entries()));
+            command.addAll(SandboxView.arguments(javaCommand(), classPath(root)));
         } else {
             limits(command, false);
         }
-        command.addAll(jvm());
+        command.addAll(jvm(sandbox && root));
         return command;
+    }
+
+    /** A worker that drops to an unprivileged user must reach its class path as that user. */
+    private static List<String> classPath(boolean unprivileged) {
+        return unprivileged ? WorkerClassPath.reachableByAll() : WorkerClassPath.entries();
     }
 
     /** prlimit's resource limits, when this machine has prlimit: the CPU time of the worker's life, no core dumps, its address space. */
@@ -72,7 +77,7 @@ final class WorkerCommand {
         command.add("--");
     }
 
-    private List<String> jvm() {
+    private List<String> jvm(boolean unprivileged) {
         List<String> jvm = new ArrayList<>(List.of(javaCommand().toString(),
                 "-Xmx" + isolation.workerHeapMiB() + "m", "-Xss1m",
                 "-XX:+UseSerialGC", "-XX:-UsePerfData",
@@ -84,7 +89,7 @@ final class WorkerCommand {
         forward(jvm, FirstLine.PROPERTY);
         forward(jvm, "runbook.budgetClock");
         jvm.add("-cp");
-        jvm.add(String.join(":", WorkerClassPath.entries()));
+        jvm.add(String.join(":", classPath(unprivileged)));
         jvm.add(WorkerMain.class.getName());
         jvm.add(Integer.toString(threads));
         return jvm;
