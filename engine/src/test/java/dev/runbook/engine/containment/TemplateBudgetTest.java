@@ -44,8 +44,11 @@ class TemplateBudgetTest {
 
     @Test
     void loopsWithinLoopsInATemplateStopAtTheCyclesDeadline() {
+        // The loops allocate as they go: on a fast machine they would reach the default memory budget before
+        // the deadline. With a budget they cannot reach, only the deadline stops them.
+        Policy policy = PolicyParser.parse("policy.yaml", "limits: {cycleMemoryMiB: 1048576}\n");
         Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> catchThrowable(
-                () -> CycleTester.of(TestBundles.compiled("contained/template-nests-loops")).given(STORE).fire()));
+                () -> CycleTester.of(TestBundles.compiled("contained/template-nests-loops")).given(STORE).fire(policy)));
         assertThat(failure).isInstanceOf(RuleDeadlineExceededException.class)
                 .hasMessageStartingWith(APPLIED + " exceeded its deadline")
                 .hasMessageContaining("(limits.cycleDeadline)");
