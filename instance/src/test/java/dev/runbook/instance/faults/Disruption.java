@@ -1,5 +1,6 @@
 package dev.runbook.instance.faults;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -10,6 +11,12 @@ import java.util.OptionalLong;
  * what it did, in words, for the run's line.
  */
 abstract class Disruption {
+    /**
+     * How long a hung server may go unseen (docs/instance-manager.md#probes): the pass asks it with a 5-second
+     * limit, then the pass interval and the kubelet's next probe.
+     */
+    static final Duration HANG_SEEN_WITHIN = Duration.ofSeconds(8);
+
     /** The kind, as the run's line names it. */
     abstract String name();
 
@@ -32,12 +39,14 @@ abstract class Disruption {
         return new Disruption() {
             private List<Long> stopped = List.of();
             private String primary = "";
+            private long startedNanos;
 
             String name() {
                 return "pause-primary-server";
             }
 
             String start(FaultWorld world) {
+                startedNanos = System.nanoTime();
                 primary = world.currentPrimary();
                 OptionalLong pid = world.kubelet.postmasterPid(primary);
                 if (pid.isEmpty()) {
@@ -47,11 +56,16 @@ abstract class Disruption {
                 return "paused the server of " + primary + " (" + stopped.size() + " processes)";
             }
 
-            /** A server hung past the failover delay is a failed primary: its pod may not stay ready and primary throughout. */
+            /**
+             * A server hung longer than it takes to be seen hung is a failed primary: its pod may not stay ready and
+             * primary throughout. A shorter hang is ridden out (no loss, no second primary, still checked).
+             */
             @Override
             String beforeHeal(FaultWorld world) {
-                return stopped.isEmpty() || !world.readyPrimary(primary) ? ""
-                        : "the server of " + primary + " hung past the failover delay and its pod stayed ready and labelled primary";
+                Duration hung = Duration.ofNanos(System.nanoTime() - startedNanos);
+                return stopped.isEmpty() || hung.compareTo(HANG_SEEN_WITHIN) <= 0 || !world.readyPrimary(primary) ? ""
+                        : "the server of " + primary + " hung for " + hung.toMillis() / 1000.0 + " s, longer than the "
+                        + HANG_SEEN_WITHIN.toSeconds() + " s in which a hang is seen, and its pod stayed ready and labelled primary";
             }
 
             void end(FaultWorld world) {
