@@ -38,8 +38,12 @@ final class UpgradeDrill {
     private static final Duration UPGRADE = Duration.ofMinutes(8);
     private static final String ROLE = "postgres.runbook.dev/role";
 
-    /** A pod replaced: its name, its role label then, and the replicas streaming from the primary at that moment. */
-    private record Replacement(String pod, String role, String primary, Set<String> streaming, Set<String> instances) {
+    /** A pod gone (terminating): its name, uid, image and role label then, and the replicas streaming from the primary at that moment. */
+    private record Replacement(String pod, String uid, String image, String role, String primary, Set<String> streaming, Set<String> instances) {
+        @Override
+        public String toString() {
+            return pod + " (uid " + uid + ", " + image + ", " + role + ")";
+        }
     }
 
     private final String namespace;
@@ -65,6 +69,7 @@ final class UpgradeDrill {
         String oldImage = image(oldPrimary);
         int from = load.get().acked().size();
         List<Replacement> replaced = new CopyOnWriteArrayList<>();
+        Set<String> deletedBefore = Set.copyOf(podDeletions());
         Set<String> terminating = ConcurrentHashMap.newKeySet();
         Watch watch = client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").watch(new Watcher<>() {
             @Override
@@ -74,7 +79,8 @@ final class UpgradeDrill {
                     String primary = reads.status("pg", "currentPrimary");
                     Set<String> instances = client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").list()
                             .getItems().stream().map(p -> p.getMetadata().getName()).collect(Collectors.toCollection(TreeSet::new));
-                    replaced.add(new Replacement(name, pod.getMetadata().getLabels().getOrDefault(ROLE, ""), primary,
+                    replaced.add(new Replacement(name, pod.getMetadata().getUid(), pod.getSpec().getContainers().get(0).getImage(),
+                            pod.getMetadata().getLabels().getOrDefault(ROLE, ""), primary,
                             streamingFrom(primary), instances));
                 }
             }
@@ -97,10 +103,18 @@ final class UpgradeDrill {
             watch.close();
         }
         String newPrimary = reads.status("pg", "currentPrimary");
-        assertThat(replaced).as("one replacement per instance").extracting(Replacement::pod).hasSize(3).doesNotHaveDuplicates();
-        assertThat(replaced.get(2).pod()).as("the former primary is replaced last").isEqualTo(oldPrimary);
+        // Every pod that went while the upgrade ran is listed, but only those that ran the old image are
+        // the upgrade's replacements; who deleted each pod is in the events (the runbook's name the rule).
+        List<String> deletions = podDeletions().stream().filter(d -> !deletedBefore.contains(d)).toList();
+        List<Replacement> upgraded = replaced.stream().filter(r -> !image.equals(r.image())).toList();
+        assertThat(upgraded).as("one replacement per instance; pods gone while the upgrade ran: %s; who deleted pods: %s", replaced, deletions)
+                .extracting(Replacement::pod).hasSize(3).doesNotHaveDuplicates();
+        assertThat(deletions.stream().filter(d -> d.contains(" runbook-operator Deleted ") && d.contains(" delete Pod ")))
+                .as("the runbook deleted each instance's pod once; pods gone while the upgrade ran: %s", replaced)
+                .hasSize(3).allMatch(d -> d.contains(" Deleted x1: "));
+        assertThat(upgraded.get(2).pod()).as("the former primary is replaced last").isEqualTo(oldPrimary);
         assertThat(newPrimary).as("the upgrade switched over").isNotEqualTo(oldPrimary);
-        for (Replacement r : replaced) {
+        for (Replacement r : upgraded) {
             assertThat(r.role()).as(r.pod() + " was a replica when it was replaced").isEqualTo("replica");
             Set<String> others = new TreeSet<>(r.instances());
             others.remove(r.pod());
@@ -113,8 +127,20 @@ final class UpgradeDrill {
         assertThat(lost).as("acknowledged writes lost in the rolling upgrade").isEmpty();
         return String.format(Locale.ROOT, "%s to %s: %s replaced one at a time (every other replica streaming before each), switched over"
                         + " from %s to %s before %s went, lost %d of %d acknowledged writes",
-                oldImage, image, replaced.stream().map(Replacement::pod).collect(Collectors.joining(", ")), oldPrimary, newPrimary, oldPrimary,
+                oldImage, image, upgraded.stream().map(Replacement::pod).collect(Collectors.joining(", ")), oldPrimary, newPrimary, oldPrimary,
                 lost.size(), acked);
+    }
+
+    /**
+     * The namespace's events that say who deleted a pod: the operator's (Deleted, naming the rule), the
+     * StatefulSet controller's (SuccessfulDelete) and the taint manager's (TaintManagerEviction).
+     */
+    private List<String> podDeletions() {
+        Set<String> reasons = Set.of("Deleted", "SuccessfulDelete", "TaintManagerEviction");
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> reasons.contains(e.getReason()))
+                .map(e -> e.getLastTimestamp() + " " + (e.getSource() == null ? e.getReportingComponent() : e.getSource().getComponent()) + " " + e.getReason() + " x" + e.getCount() + ": " + e.getMessage())
+                .sorted().toList();
     }
 
     private String image(String pod) {
