@@ -1,6 +1,6 @@
 # The image-building functions deploy/build-image (the operator) and deploy/build-postgres-image (the
 # database) share: Debian packages unpacked into a cached base layer, deterministic layers, and the
-# OCI image layout in a tar (docs/operations.md#the-image, #the-database-image). Sourced, not run; the caller sets
+# OCI image layout in a tar (docs/install.md#the-image, #the-database-image). Sourced, not run; the caller sets
 # image_tool (its name, for messages), cache (the base layers' directory) and out (its target directory).
 
 log() { echo "$image_tool: $*" >&2; }

@@ -20,8 +20,13 @@ public final class Runbook {
 
     /** Runs the command with an injected clock and streams, as tests do. */
     public static int execute(Clock clock, PrintWriter out, PrintWriter err, String... args) {
+        return RunbookCommand.execute(commandLine(clock), out, err, args);
+    }
+
+    /** Every command and option of {@code runbook}, as picocli models them (docs/cli.md is checked against it). */
+    public static CommandLine commandLine(Clock clock) {
         CommandLine commandLine = RunbookCommand.commandLine(clock);
         commandLine.addSubcommand(SandboxCommand.class);
-        return RunbookCommand.execute(commandLine, out, err, args);
+        return commandLine;
     }
 }

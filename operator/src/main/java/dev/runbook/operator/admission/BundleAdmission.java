@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * ({@link BundleVetting}: it compiles, every scenario passes), within a time budget under the webhook's
  * timeout. A bundle that fails is denied, so {@code kubectl apply} fails with what failed. When the check
  * does not finish in the budget the ConfigMap is allowed with a warning: the operator's own check, which
- * has no deadline, still decides whether the bundle runs (docs/operations.md, "Refusal at apply time").
+ * has no deadline, still decides whether the bundle runs (docs/shipping.md#refusal-at-apply-time-the-admission-webhook).
  */
 public final class BundleAdmission implements AutoCloseable {
     /** What to answer: allowed or not, the message of a denial, warnings kubectl prints. */

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  * before it accepts a bundle (compile, what the policy says of the bundle, then every scenario, under
  * {@code --policy}) on what the ConfigMap carries, and prints nothing when that fails: exit 2 for a bundle
  * that does not compile, 1 for one the policy or a scenario refuses. {@code --no-check} skips it. See
- * docs/operations.md.
+ * docs/shipping.md.
  */
 @Command(name = "pack", description = "Print a bundle as a ConfigMap that a running operator loads (kubectl apply -f -).")
 final class PackCommand implements Callable<Integer> {

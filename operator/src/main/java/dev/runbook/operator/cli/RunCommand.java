@@ -47,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  * {@code runbook run}: the operator. Reconciles each bundle's primary kind in the cluster that
  * KUBECONFIG (or ~/.kube/config, or the pod's service account) names, until the process is stopped;
  * optionally loads bundles from ConfigMaps (hot reload), holds a Lease before acting (leader election),
- * and serves metrics and health over HTTP. See docs/operations.md.
+ * and serves metrics and health over HTTP. See docs/install.md and docs/operations.md.
  */
 @Command(name = "run", description = "Run the operator: reconcile each bundle's primary kind in the cluster "
         + "named by KUBECONFIG (or the in-cluster service account), until stopped.")
@@ -86,7 +86,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--webhook-port", paramLabel = "PORT", defaultValue = "-1",
             description = "Serve the validating webhook for bundle ConfigMaps over HTTPS on this port "
-                    + "(default: ${DEFAULT-VALUE}, none; deploy/ uses 9443). See docs/operations.md.")
+                    + "(default: ${DEFAULT-VALUE}, none; deploy/ uses 9443). See docs/shipping.md#refusal-at-apply-time-the-admission-webhook.")
     int webhookPort;
 
     @Option(names = "--webhook-name", arity = "1..*", paramLabel = "NAME",
@@ -245,7 +245,7 @@ final class RunCommand implements Callable<Integer> {
         }
         out.println("runbook: checking every plan against " + policy.source() + " (docs/security.md)");
         out.println(home == null
-                ? "runbook: no namespace of its own: not in a pod, and no --operator-namespace (docs/operations.md#its-own-namespace)"
+                ? "runbook: no namespace of its own: not in a pod, and no --operator-namespace (docs/install.md#its-own-namespace)"
                 : "runbook: its own namespace is " + home + " (" + own.source() + "), where no bundle acts");
         if (policy.isolation().images() == Isolation.Trust.ISOLATED
                 || (bundleConfigMaps && policy.isolation().configMaps() == Isolation.Trust.ISOLATED)) {

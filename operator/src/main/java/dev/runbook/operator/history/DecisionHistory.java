@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * before it counts it ({@code repeated}, {@code lastCycle}, {@code lastAt}), so a failover is not pushed
  * out by the quiet cycles after it. And a primary's history goes when the primary is deleted (JOSDK's
  * {@code cleanupDoneFor}). Each entry is kept as its JSON text, deflated: a decision repeats its facts'
- * descriptions from firing to firing, and compresses about tenfold (docs/performance.md#the-decision-history).
+ * descriptions from firing to firing, and compresses about tenfold (docs/performance-log.md#the-decision-history).
  */
 public final class DecisionHistory implements CycleListener {
     private static final Logger LOG = LoggerFactory.getLogger(DecisionHistory.class);

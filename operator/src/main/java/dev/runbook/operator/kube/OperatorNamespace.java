@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The operator's own namespace: where it watches bundle ConfigMaps, keeps its Leases and the copies of
- * accepted bundles, and which its bundles may never act in (docs/operations.md#its-own-namespace). Given with
+ * accepted bundles, and which its bundles may never act in (docs/install.md#its-own-namespace). Given with
  * {@code --operator-namespace}; else, in a pod, the pod's ({@code $POD_NAMESPACE}, else its service
  * account's namespace); else there is none.
  *
@@ -46,7 +46,7 @@ public record OperatorNamespace(Optional<String> name, String source) {
         if (name.isPresent()) return null;
         return feature + " keeps its state in the operator's own namespace, and outside a pod there is none: "
                 + "give --operator-namespace NS (the namespace of an installed operator is runbook-system; see "
-                + "docs/operations.md#running-it-locally-against-an-installed-cluster)";
+                + "docs/install.md#running-it-locally-against-an-installed-cluster)";
     }
 
     private static String read(Path file) {

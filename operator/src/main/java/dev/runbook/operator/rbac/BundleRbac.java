@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * What the operator needs to run a bundle, by the rules of docs/operations.md "Permissions": the
+ * What the operator needs to run a bundle, by the rules of docs/install.md#permissions: the
  * verbs on each {@code group/resource} (the core group is empty), derived from the bundle's
  * {@code bundle.yaml}, its templates (the kinds they make, and what the Roles they make grant: RBAC lets
  * the operator create and bind a Role only with rights it holds itself) and the targets of its rules'

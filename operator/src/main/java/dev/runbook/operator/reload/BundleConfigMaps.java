@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * path becomes a flat key with {@code __} for each {@code /}: {@code rules/failover.drl} is the key
  * {@code rules__failover.drl}. A bundle ConfigMap holds {@code bundle.yaml} and every file under
  * {@link #DIRECTORIES}: the rules and templates it runs, and the scenarios (with the samples they
- * read) that must pass before a reloaded bundle runs, and the invariants they check. See docs/operations.md.
+ * read) that must pass before a reloaded bundle runs, and the invariants they check. See docs/shipping.md.
  */
 public final class BundleConfigMaps {
     /** The label that marks a ConfigMap as a bundle; its value is the bundle's name. */

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The manifests in {@code deploy/} that run the operator in a cluster: every one parses, they name
  * each other consistently, the Deployment runs a bundle that the image really holds under the policy
  * that 15-policy.yaml ships, a Role in each namespace that policy grants (and nowhere else) grants
- * exactly what that bundle needs (docs/operations.md, "Permissions"), and the CRD is the bundle's own,
+ * exactly what that bundle needs (docs/install.md#permissions), and the CRD is the bundle's own,
  * byte for byte. {@code RbacIT} checks the same rights on a real control plane.
  */
 class DeployManifestsTest {
@@ -388,7 +388,7 @@ class DeployManifestsTest {
 
     /**
      * The verbs on each (apiGroup, resource) the bundle's operator uses, by the rules of
-     * docs/operations.md "Permissions", granted by a Role in each namespace the policy grants the bundle.
+     * docs/install.md#permissions, granted by a Role in each namespace the policy grants the bundle.
      */
     @Test
     void theRoleInEachGrantedNamespaceGrantsExactlyWhatTheBundleNeeds() throws IOException {

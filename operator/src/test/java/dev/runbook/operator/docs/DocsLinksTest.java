@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The docs as a reader follows them: every relative link of README.md and docs/ leads to a file that
- * exists and, with {@code #anchor}, to a heading of that page (the anchors GitHub makes); and every page
- * of docs/ is on one of docs/index.md's three paths.
+ * exists and, with {@code #anchor}, to a heading of that page (the anchors GitHub makes); and so does every
+ * {@code docs/PAGE.md#anchor} that a source file, script or manifest of the project cites. The index's paths:
+ * {@link DocsIndexTest}.
  */
 class DocsLinksTest {
     private static final Path ROOT = ClusterExamples.root();
@@ -31,6 +32,8 @@ class DocsLinksTest {
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
     private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.+?)\\s*#*\\s*$");
     private static final Pattern HTML_ANCHOR = Pattern.compile("<a (?:id|name)=\"([^\"]+)\"");
+    private static final Pattern CITED = Pattern.compile("(?<![\\w.\"-])docs/([a-z0-9_/-]+\\.md)(?:#([a-z0-9_-]+))?");
+    private static final Set<String> NOT_SOURCES = Set.of("target", "node_modules", ".git", ".mvn", ".idea");
 
     @Test
     void everyLinkLeadsToAPageAndAHeadingThatExist() {
@@ -53,19 +56,33 @@ class DocsLinksTest {
         assertThat(broken).as("links that lead nowhere").isEmpty();
     }
 
+    /**
+     * What the code, scripts, manifests and pages cite as {@code docs/PAGE.md} or {@code docs/PAGE.md#anchor} (a
+     * comment, an error message, an alert's description) names a page and a heading that exist, so that moving a
+     * section to another page cannot leave a reader of a message at a heading that is gone.
+     */
     @Test
-    void everyPageIsOnAPathOfTheIndex() {
-        Path index = ROOT.resolve("docs/index.md");
-        Set<Path> linked = new TreeSet<>();
-        Matcher link = LINK.matcher(prose(index));
-        while (link.find()) {
-            String target = link.group(1).replaceAll("#.*", "");
-            if (!target.isEmpty() && !target.matches("^[a-z]+:.*")) linked.add(index.getParent().resolve(target).normalize());
+    void everyPageTheSourcesCiteExists() {
+        List<String> broken = new ArrayList<>();
+        for (Path file : sources()) {
+            String text;
+            try {
+                text = Files.readString(file);
+            } catch (IOException e) {
+                continue; // not UTF-8 text: no citation to check
+            }
+            Matcher cited = CITED.matcher(text);
+            while (cited.find()) {
+                Path page = ROOT.resolve("docs").resolve(cited.group(1)).normalize();
+                String anchor = cited.group(2);
+                String where = ROOT.relativize(file) + ":" + line(text, cited.start()) + ": " + cited.group();
+                if (!Files.isRegularFile(page)) broken.add(where + " (no such page)");
+                else if (anchor != null && !anchors(page).contains(anchor)) {
+                    broken.add(where + " (no such heading in " + ROOT.relativize(page) + ")");
+                }
+            }
         }
-        List<Path> unlisted = pages().stream().filter(page -> page.startsWith(ROOT.resolve("docs")))
-                .filter(page -> !page.equals(index) && !linked.contains(page)).map(ROOT::relativize).toList();
-        assertThat(unlisted).as("docs pages no path of docs/index.md leads to").isEmpty();
-        assertThat(prose(ROOT.resolve("README.md"))).as("README.md leads to the index").contains("(docs/index.md)");
+        assertThat(broken).as("pages and headings cited that do not exist: cite the page the section is on now").isEmpty();
     }
 
     /**
@@ -88,11 +105,11 @@ class DocsLinksTest {
     }
 
     /** The page without its code: a link in a code block or in `code` is an example, not a link. */
-    private static String prose(Path page) {
+    static String prose(Path page) {
         return INLINE_CODE.matcher(FENCE.matcher(read(page)).replaceAll("")).replaceAll("");
     }
 
-    private static List<Path> pages() {
+    static List<Path> pages() {
         List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md")));
         try (Stream<Path> docs = Files.walk(ROOT.resolve("docs"))) {
             docs.filter(file -> file.toString().endsWith(".md")).sorted().forEach(pages::add);
@@ -102,7 +119,25 @@ class DocsLinksTest {
         return pages;
     }
 
-    private static String read(Path file) {
+    /** Every file of the project but the build's output and git's and Maven's own. */
+    private static List<Path> sources() {
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            return files.filter(Files::isRegularFile).filter(file -> {
+                for (Path part : ROOT.relativize(file)) {
+                    if (NOT_SOURCES.contains(part.toString())) return false;
+                }
+                return true;
+            }).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int line(String text, int offset) {
+        return (int) text.substring(0, offset).chars().filter(c -> c == '\n').count() + 1;
+    }
+
+    static String read(Path file) {
         try {
             return Files.readString(file);
         } catch (IOException e) {

@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       (the image archive of {@code -Drunbook.journeys.image}, deploy/build-image's), since no container
  *       runs on testenv's kwok node;</li>
  *   <li>{@code ship} (README.md): the unmodified bundle packed and applied to that install, and active;</li>
- *   <li>{@code broken-rule} (docs/operations.md): a rule with a syntax error, refused at apply time with its
+ *   <li>{@code broken-rule} (docs/shipping.md): a rule with a syntax error, refused at apply time with its
  *       file and line first;</li>
- *   <li>{@code local} (docs/operations.md): the installed operator scaled down, {@code runbook run} from the
+ *   <li>{@code local} (docs/install.md): the installed operator scaled down, {@code runbook run} from the
  *       clone under the installed policy and namespace, as you and then as its ServiceAccount, acting on the
  *       installed cluster; the installed operator scaled up again.</li>
  * </ol>

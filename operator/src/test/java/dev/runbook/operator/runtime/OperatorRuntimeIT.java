@@ -5,6 +5,7 @@ import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorEndpoints;
+import dev.runbook.operator.metrics.MetricsPage;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.operator.testkit.Cycles;
@@ -105,6 +106,9 @@ class OperatorRuntimeIT {
                 .containsPattern("workqueue_retries_total\\{name=\"web-app\"} [0-9]");
         assertThat(get(endpoints, "/readyz").statusCode()).isEqualTo(200);
         assertThat(get(endpoints, "/healthz").statusCode()).isEqualTo(200);
+        // What a running operator serves is what docs/metrics.md documents (MetricsReferenceTest: the other way too).
+        assertThat(MetricsPage.families(scrape)).filteredOn(family -> !MetricsPage.JVM.matcher(family).matches())
+                .as("metrics served on /metrics that no table of docs/metrics.md lists").isSubsetOf(MetricsPage.tables());
     }
 
     @Test
