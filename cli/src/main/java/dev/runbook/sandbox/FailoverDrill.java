@@ -1,5 +1,6 @@
 package dev.runbook.sandbox;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.rules.fact.ObjectPath;
 import dev.runbook.rules.fact.ObjectRef;
 
@@ -20,11 +21,9 @@ import static dev.runbook.sandbox.Sandbox.display;
  */
 public final class FailoverDrill {
     /** The primary kind this drill is written for. */
-    public static final String KIND = "PostgresCluster";
+    public static final String KIND = PostgresContract.KIND;
     /** The sample it applies, in the bundle directory. */
     public static final String SAMPLE = "samples/cluster.yaml";
-    static final String REPORTED_ROLE = "postgres.runbook.dev/reported-role";
-    static final String LSN = "postgres.runbook.dev/replayed-lsn";
     /** The WAL position the primary reports, 0/3000000: the replicas are a little behind it. */
     static final long PRIMARY_LSN = 50_331_648L;
     /** What the furthest replica has replayed. */
@@ -66,9 +65,9 @@ public final class FailoverDrill {
                 seen -> ObjectPath.read(seen.primary(), "status.currentPrimary") != null
                         && "primary".equals(seen.roles().get(String.valueOf(ObjectPath.read(seen.primary(), "status.currentPrimary")))));
         String first = String.valueOf(ObjectPath.read(chosen.primary(), "status.currentPrimary"));
-        timeline.note(first + " initialises the database and reports it runs as primary (" + REPORTED_ROLE
+        timeline.note(first + " initialises the database and reports it runs as primary (" + PostgresContract.REPORTED_ROLE
                 + "), as the instance manager would");
-        sandbox.annotatePod(first, REPORTED_ROLE, "primary");
+        sandbox.annotatePod(first, PostgresContract.REPORTED_ROLE, "primary");
         Timeline.Seen healthy = sandbox.awaitCluster("the cluster to bootstrap to Healthy", FailoverDrill::converged);
         Duration bootstrap = timeline.elapsed();
         String primary = String.valueOf(ObjectPath.read(healthy.primary(), "status.currentPrimary"));
@@ -89,10 +88,10 @@ public final class FailoverDrill {
         for (String replica : replicas) lsn.put(replica, replica.equals(best) ? BEST_LSN : BEHIND_LSN);
         List<String> reported = new ArrayList<>();
         lsn.forEach((pod, position) -> {
-            sandbox.annotatePod(pod, LSN, String.valueOf(position));
+            sandbox.annotatePod(pod, PostgresContract.REPLAYED_LSN, String.valueOf(position));
             reported.add(pod + " " + position);
         });
-        timeline.note("the instances report the WAL they have replayed (" + LSN + "): " + String.join(", ", reported));
+        timeline.note("the instances report the WAL they have replayed (" + PostgresContract.REPLAYED_LSN + "): " + String.join(", ", reported));
 
         timeline.note("failover drill: " + primary + ", the primary, stops being ready (the kubelet turns its Ready condition False)");
         sandbox.worldChange(() -> sandbox.simulated().podNotReady(sandbox.pod(primary), clock.instant()));
@@ -107,7 +106,7 @@ public final class FailoverDrill {
         // next requeue: another replica has caught up a little, still behind the best one.
         String other = replicas.size() > 1 ? replicas.get(0) : best;
         long caughtUp = replicas.size() > 1 ? BEHIND_LSN + 32 : BEST_LSN;
-        sandbox.annotatePod(other, LSN, String.valueOf(caughtUp));
+        sandbox.annotatePod(other, PostgresContract.REPLAYED_LSN, String.valueOf(caughtUp));
         timeline.note(other + " reports it has replayed " + caughtUp);
         Instant failoverStarted = clock.instant();
 
@@ -115,15 +114,15 @@ public final class FailoverDrill {
                 seen -> best.equals(ObjectPath.read(seen.primary(), "status.targetPrimary"))
                         && "fenced".equals(seen.roles().get(primary)));
         timeline.note(best + " sees it is status.targetPrimary with " + primary + " fenced, promotes itself and reports it ("
-                + REPORTED_ROLE + ": primary), as the instance manager would");
-        sandbox.annotatePod(best, REPORTED_ROLE, "primary");
+                + PostgresContract.REPORTED_ROLE + ": primary), as the instance manager would");
+        sandbox.annotatePod(best, PostgresContract.REPORTED_ROLE, "primary");
         sandbox.awaitCluster("the promotion of " + best + " to complete",
                 seen -> best.equals(ObjectPath.read(seen.primary(), "status.currentPrimary"))
                         && "primary".equals(seen.roles().get(best)));
         Duration failover = Duration.between(failoverStarted, clock.instant());
 
-        timeline.note(primary + " is ready again (rewound, it follows " + best + ", and reports " + REPORTED_ROLE + ": replica)");
-        sandbox.annotatePod(primary, REPORTED_ROLE, "replica");
+        timeline.note(primary + " is ready again (rewound, it follows " + best + ", and reports " + PostgresContract.REPORTED_ROLE + ": replica)");
+        sandbox.annotatePod(primary, PostgresContract.REPORTED_ROLE, "replica");
         sandbox.worldChange(() -> sandbox.simulated().podReady(sandbox.pod(primary), clock.instant()));
         Timeline.Seen again = sandbox.awaitCluster("the cluster to be Healthy again with " + best + " as the primary",
                 seen -> converged(seen) && best.equals(ObjectPath.read(seen.primary(), "status.currentPrimary"))

@@ -1,5 +1,6 @@
 package dev.runbook.sandbox;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.operator.concurrent.DaemonThreads;
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.compile.CompiledBundle;
@@ -52,9 +53,6 @@ public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
     /** How often the simulated controllers look at the cluster. */
     static final Duration CONTROLLER_TICK = Duration.ofMillis(200);
-    /** The postgres-cluster pods' role label, shown for the pods of a cluster. */
-    static final String ROLE = "postgres.runbook.dev/role";
-    static final String CLUSTER_LABEL = "postgres.runbook.dev/cluster";
 
     /**
      * @param readyAfter    how long after its creation the simulated kubelet makes a pod ready
@@ -192,9 +190,9 @@ public final class Sandbox implements AutoCloseable {
     private Timeline.Seen read(ObjectRef primary) {
         Map<String, Object> object = api.get(primary).orElse(Map.of());
         Map<String, String> roles = new java.util.TreeMap<>();
-        for (var pod : client.pods().inNamespace(primary.getNamespace()).withLabel(CLUSTER_LABEL, primary.getName()).list().getItems()) {
+        for (var pod : client.pods().inNamespace(primary.getNamespace()).withLabel(PostgresContract.CLUSTER_LABEL, primary.getName()).list().getItems()) {
             var labels = pod.getMetadata().getLabels();
-            roles.put(pod.getMetadata().getName(), labels == null ? "" : labels.getOrDefault(ROLE, ""));
+            roles.put(pod.getMetadata().getName(), labels == null ? "" : labels.getOrDefault(PostgresContract.ROLE_LABEL, ""));
         }
         return new Timeline.Seen(object, roles, false); // settled: the Timeline sets it from the cycle's report
     }
@@ -274,7 +272,7 @@ public final class Sandbox implements AutoCloseable {
                     .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
             var labels = pod.getMetadata().getLabels() == null ? Map.<String, String>of() : pod.getMetadata().getLabels();
             state.append("\n  Pod ").append(pod.getMetadata().getName()).append(": ").append(ready ? "ready" : "not ready")
-                    .append(labels.containsKey(ROLE) ? ", role=" + labels.get(ROLE) : "");
+                    .append(labels.containsKey(PostgresContract.ROLE_LABEL) ? ", role=" + labels.get(PostgresContract.ROLE_LABEL) : "");
         }
         return state.toString();
     }

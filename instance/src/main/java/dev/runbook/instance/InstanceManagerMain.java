@@ -1,5 +1,6 @@
 package dev.runbook.instance;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.act.Actor;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.address.ClusterDnsAddresses;
@@ -92,13 +93,13 @@ public final class InstanceManagerMain {
         Optional<Restorer> restorer = recovery.map(r -> new Restorer(settings, r, barman, scripts, archiving, files, commands, reporter::annotate, clock,
                 tls));
         // Only the operator and the cluster's backup Jobs may call these (docs/instance-manager.md#who-may-call-the-endpoints).
-        ServiceAccountTokens tokens = new ServiceAccountTokens(new ApiServerDiscovery(client), CallerCheck.AUDIENCE, clock);
+        ServiceAccountTokens tokens = new ServiceAccountTokens(new ApiServerDiscovery(client), PostgresContract.AUDIENCE, clock);
         Callers callers = Callers.parse(System.getenv(Callers.VARIABLE));
-        probes.route("/backup", new CallerCheck(tokens, callers, new BackupEndpoint(store.map(s ->
+        probes.route(PostgresContract.BACKUP_PATH, new CallerCheck(tokens, callers, new BackupEndpoint(store.map(s ->
                 BackupEndpoint.barman(s, barman, sql, settings.runDir().toString(), settings.port(), Settings.SUPERUSER, settings.dataDir(),
                         () -> Optional.of(files.upstream()).filter(u -> !u.isEmpty()).map(addresses::of))))));
         StatusEndpoint status = new StatusEndpoint(clock);
-        probes.route("/status", new CallerCheck(tokens, callers, status));
+        probes.route(PostgresContract.STATUS_PATH, new CallerCheck(tokens, callers, status));
         PrimaryLease lease = new PrimaryLease(settings.runDir(), Uptime.system());
         lease.release();    // a lease left from before this start holds nothing: no server of this container runs yet
         LeaseWatchdog watchdog = new LeaseWatchdog(settings.runDir(), settings.dataDir(), lease.file());

@@ -1,5 +1,6 @@
 package dev.runbook.instance.auth;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.runbook.instance.probe.JsonAnswer;
@@ -16,8 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CallerCheck implements HttpHandler {
     private static final Logger LOG = LoggerFactory.getLogger(CallerCheck.class);
-    /** The audience a caller's projected token must be for: a token for the API server (or any other) is not accepted here. */
-    public static final String AUDIENCE = "postgres.runbook.dev/instance";
 
     private final ServiceAccountTokens tokens;
     private final Callers callers;
@@ -33,7 +32,7 @@ public final class CallerCheck implements HttpHandler {
     public void handle(HttpExchange exchange) throws IOException {
         String header = exchange.getRequestHeaders().getFirst("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            refuse(exchange, 401, "a ServiceAccount token for the audience " + AUDIENCE + " is needed (Authorization: Bearer ...)");
+            refuse(exchange, 401, "a ServiceAccount token for the audience " + PostgresContract.AUDIENCE + " is needed (Authorization: Bearer ...)");
             return;
         }
         ServiceAccountTokens.Verdict verdict;

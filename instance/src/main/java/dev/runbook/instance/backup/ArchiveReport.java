@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.postgres.Sql;
 import dev.runbook.instance.postgres.ToolProcess;
 import java.io.IOException;
@@ -15,8 +16,6 @@ import java.util.Map;
  * the tool's message, which the archive script left in the run directory.
  */
 public final class ArchiveReport {
-    public static final String LAST_ARCHIVED_WAL = "postgres.runbook.dev/last-archived-wal";
-    public static final String ARCHIVE_ERROR = "postgres.runbook.dev/archive-error";
     private static final int MAX_MESSAGE = 1024;
 
     private final Sql sql;
@@ -38,11 +37,11 @@ public final class ArchiveReport {
 
     static Map<String, String> annotations(Sql.Archiver archiver, String toolMessage) {
         Map<String, String> out = new HashMap<>();
-        out.put(LAST_ARCHIVED_WAL, archiver.lastArchivedWal().isEmpty() ? null : archiver.lastArchivedWal());
+        out.put(PostgresContract.LAST_ARCHIVED_WAL, archiver.lastArchivedWal().isEmpty() ? null : archiver.lastArchivedWal());
         boolean failing = archiver.lastFailedTime() != null
                 && (archiver.lastArchivedTime() == null || archiver.lastFailedTime().isAfter(archiver.lastArchivedTime()));
         String message = "WAL " + archiver.lastFailedWal() + ": " + (toolMessage.isEmpty() ? "barman-cloud-wal-archive failed" : toolMessage);
-        out.put(ARCHIVE_ERROR, failing ? message.substring(0, Math.min(message.length(), MAX_MESSAGE)) : null);
+        out.put(PostgresContract.ARCHIVE_ERROR, failing ? message.substring(0, Math.min(message.length(), MAX_MESSAGE)) : null);
         return out;
     }
 

@@ -1,18 +1,19 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.Lsn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.runbook.instance.address.Address;
-import dev.runbook.instance.postgres.Lsn;
 import dev.runbook.instance.postgres.Sql;
 import dev.runbook.instance.probe.JsonAnswer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -84,14 +85,20 @@ public final class BackupEndpoint implements HttpHandler {
     private static void freshRestartPoint(Sql sql, Address primary, String name) {
         try {
             long checkpointed = Lsn.parse(sql.checkpoint(primary));
-            for (int i = 0; i < 60 && Lsn.parse(sql.local().lsn()) < checkpointed; i++) {
+            for (int i = 0; i < 60 && replayedBefore(sql, checkpointed); i++) {
                 Thread.sleep(500);
             }
-        } catch (SQLException e) {
+        } catch (SQLException | IllegalArgumentException e) { // no answer, or a position that cannot be read
             LOG.warn("backup {}: no CHECKPOINT on the primary at {} ({}); the backup starts at the last restart point", name, primary, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Whether the standby has not yet replayed up to the position; one it cannot read is not there yet. */
+    private static boolean replayedBefore(Sql sql, long position) throws SQLException {
+        OptionalLong replayed = Lsn.read(sql.local().lsn());
+        return replayed.isEmpty() || replayed.getAsLong() < position;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,14 +16,6 @@ import org.slf4j.LoggerFactory;
  * with what the backup is, or with why it failed. Exit 0 when the backup was taken, 1 when not.
  */
 public final class BackupJob {
-    public static final String BACKUP_ID = "postgres.runbook.dev/backup-id";
-    public static final String BACKUP_SIZE = "postgres.runbook.dev/backup-size";
-    public static final String BEGIN_WAL = "postgres.runbook.dev/backup-begin-wal";
-    public static final String END_WAL = "postgres.runbook.dev/backup-end-wal";
-    public static final String END_TIME = "postgres.runbook.dev/backup-end-time";
-    public static final String BACKUP_ERROR = "postgres.runbook.dev/backup-error";
-    /** The backup was taken, but retention failed: nothing more was deleted; the next backup's Job tries again. */
-    public static final String RETENTION_ERROR = "postgres.runbook.dev/retention-error";
     private static final Logger LOG = LoggerFactory.getLogger(BackupJob.class);
     private static final int MAX_MESSAGE = 1024;
 
@@ -58,23 +51,23 @@ public final class BackupJob {
         } catch (RuntimeException e) {
             String message = message(e);
             LOG.error("backup {} failed at {}: {}", settings.jobName(), clock.instant(), message);
-            annotateJob.accept(Map.of(BACKUP_ERROR, message));
+            annotateJob.accept(Map.of(PostgresContract.BACKUP_ERROR, message));
             return 1;
         }
         Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put(BACKUP_ID, info.id());
-        annotations.put(BACKUP_SIZE, Long.toString(info.size()));
-        annotations.put(BEGIN_WAL, info.beginWal());
-        annotations.put(END_WAL, info.endWal());
-        annotations.put(END_TIME, info.endTime() == null ? "" : info.endTime().toString());
-        annotations.put(BACKUP_ERROR, null);
-        annotations.put(RETENTION_ERROR, null);
+        annotations.put(PostgresContract.BACKUP_ID, info.id());
+        annotations.put(PostgresContract.BACKUP_SIZE, Long.toString(info.size()));
+        annotations.put(PostgresContract.BACKUP_BEGIN_WAL, info.beginWal());
+        annotations.put(PostgresContract.BACKUP_END_WAL, info.endWal());
+        annotations.put(PostgresContract.BACKUP_END_TIME, info.endTime() == null ? "" : info.endTime().toString());
+        annotations.put(PostgresContract.BACKUP_ERROR, null);
+        annotations.put(PostgresContract.RETENTION_ERROR, null);
         for (String policy : settings.retentionPolicies()) {
             try {
                 retention.apply(settings.store(), policy);
             } catch (RuntimeException e) {
                 LOG.warn("retention '{}' failed after backup {}: {}", policy, info.id(), message(e));
-                annotations.put(RETENTION_ERROR, "'" + policy + "': " + message(e));
+                annotations.put(PostgresContract.RETENTION_ERROR, "'" + policy + "': " + message(e));
             }
         }
         annotateJob.accept(annotations);

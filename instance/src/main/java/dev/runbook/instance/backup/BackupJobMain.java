@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.address.ClusterDnsAddresses;
 import dev.runbook.instance.address.LoopbackAddresses;
@@ -32,7 +33,7 @@ public final class BackupJobMain {
             } catch (IllegalArgumentException e) {
                 System.err.println("runbook-instance backup: " + e.getMessage());
                 if (!namespace.isEmpty() && !job.isEmpty()) {
-                    annotateJob.accept(Map.of(BackupJob.BACKUP_ERROR, e.getMessage()));
+                    annotateJob.accept(Map.of(PostgresContract.BACKUP_ERROR, e.getMessage()));
                 }
                 return 1;
             }

@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +10,6 @@ import java.util.Optional;
 public record BackupJobSettings(String namespace, String clusterName, String jobName, String sourcePod, ObjectStore store,
                                 List<String> retentionPolicies, Optional<Path> addressFile, Path callerToken) {
 
-    /** Where the Job's pod finds its projected token for the instances (RUNBOOK_CALLER_TOKEN_FILE overrides it). */
-    public static final String CALLER_TOKEN = "/var/run/secrets/postgres.runbook.dev/caller/token";
 
     public static BackupJobSettings fromEnvironment(Map<String, String> env) {
         String cluster = required(env, "CLUSTER_NAME");
@@ -26,7 +25,7 @@ public record BackupJobSettings(String namespace, String clusterName, String job
         return new BackupJobSettings(required(env, "POD_NAMESPACE"), cluster, required(env, "BACKUP_JOB_NAME"), required(env, "BACKUP_SOURCE_POD"),
                 store, BarmanArgs.retentionPolicies(count, Optional.ofNullable(env.get("BACKUP_RETENTION_MAX_AGE"))),
                 Optional.ofNullable(env.get("RUNBOOK_INSTANCE_ADDRESSES")).filter(s -> !s.isBlank()).map(Path::of),
-                Path.of(Optional.ofNullable(env.get("RUNBOOK_CALLER_TOKEN_FILE")).filter(s -> !s.isBlank()).orElse(CALLER_TOKEN)));
+                Path.of(Optional.ofNullable(env.get("RUNBOOK_CALLER_TOKEN_FILE")).filter(s -> !s.isBlank()).orElse(PostgresContract.CALLER_TOKEN_FILE)));
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runbook.instance.address.Address;
 import dev.runbook.instance.address.Addresses;
@@ -33,7 +34,7 @@ public final class HttpBackupSource implements BackupJob.Source {
     @Override
     public BackupInfo backup(String pod, String name) {
         Address address = addresses.httpOf(pod);
-        URI uri = URI.create("http://" + address.host() + ":" + address.port() + "/backup");
+        URI uri = URI.create("http://" + address.host() + ":" + address.port() + PostgresContract.BACKUP_PATH);
         String body = JSON.createObjectNode().put("name", name).toString();
         try {
             String token = Files.readString(tokenFile).strip();

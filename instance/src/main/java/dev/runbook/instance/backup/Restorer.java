@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.config.Settings;
 import dev.runbook.instance.local.LocalInspector;
 import dev.runbook.instance.postgres.ConfigFiles;
@@ -35,8 +36,6 @@ import org.slf4j.LoggerFactory;
  * cluster's over the private Unix socket, which alone is trusted while it recovers.
  */
 public final class Restorer {
-    public static final String RESTORE = "postgres.runbook.dev/restore";
-    public static final String RESTORE_ERROR = "postgres.runbook.dev/restore-error";
     static final String PENDING = "runbook-restore.pending";
     private static final Logger LOG = LoggerFactory.getLogger(Restorer.class);
     private static final Duration RETRY_AFTER = Duration.ofSeconds(30);
@@ -197,9 +196,9 @@ public final class Restorer {
     private void report(String restore, String error) {
         Map<String, String> annotations = new HashMap<>();
         if (restore != null) {
-            annotations.put(RESTORE, restore);
+            annotations.put(PostgresContract.RESTORE, restore);
         }
-        annotations.put(RESTORE_ERROR, error);
+        annotations.put(PostgresContract.RESTORE_ERROR, error);
         try {
             annotate.accept(annotations);
         } catch (RuntimeException e) {

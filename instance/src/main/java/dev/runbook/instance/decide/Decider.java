@@ -1,13 +1,14 @@
 package dev.runbook.instance.decide;
 
+import dev.runbook.postgres.contract.Lsn;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.local.DataState;
 import dev.runbook.instance.local.LocalState;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.observe.PeerPod;
-import dev.runbook.instance.postgres.Lsn;
 import dev.runbook.instance.postgres.ReplicationRole;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -179,9 +180,11 @@ public final class Decider {
     private static String oldPrimaryMayStillWrite(Observation seen, LocalState local, Duration targetFor) {
         PeerPod old = seen.currentPrimaryPod();
         if (old != null && "fenced".equals(old.reportedRole())) {
-            long stoppedAt = Lsn.parse(old.reportedLsn());
-            long replayed = Lsn.parse(local.lsn());
-            return stoppedAt != Lsn.UNKNOWN && replayed < stoppedAt && !"failover".equals(seen.promotionReason())
+            // Where it stopped, if it said; a position of its own this standby cannot read counts as not there yet.
+            OptionalLong stoppedAt = Lsn.read(old.reportedLsn());
+            OptionalLong replayed = Lsn.read(local.lsn());
+            boolean behind = stoppedAt.isPresent() && (replayed.isEmpty() || replayed.getAsLong() < stoppedAt.getAsLong());
+            return behind && !"failover".equals(seen.promotionReason())
                     ? "waiting to replay up to " + old.reportedLsn() + " where " + old.name() + " stopped (replayed " + local.lsn() + ")"
                     : null;
         }

@@ -1,5 +1,6 @@
 package dev.runbook.instance.lease;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.config.DurationText;
 import dev.runbook.instance.decide.Step;
 import dev.runbook.instance.local.LocalState;
@@ -93,7 +94,7 @@ public final class LeaseKeeper {
     public Map<String, String> annotations(Observation seen) {
         Map<String, String> report = new HashMap<>();
         if (seen.entitled(self)) {
-            report.put(Observation.LEASE_DURATION, DurationText.format(seen.leaseDuration()));
+            report.put(PostgresContract.LEASE_DURATION, DurationText.format(seen.leaseDuration()));
         }
         return report;
     }

@@ -1,5 +1,6 @@
 package dev.runbook.instance.observe;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -36,28 +37,24 @@ public final class ClusterObserver {
     /** Its own pod and its cluster only (two GETs): what entitles it to write, for the lease's own renewals. */
     public Observation observeOwn() {
         Pod own = client.pods().inNamespace(namespace).withName(podName).get();
-        GenericKubernetesResource cluster = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
+        GenericKubernetesResource cluster = client.genericKubernetesResources(PostgresContract.API_VERSION, PostgresContract.KIND)
                 .inNamespace(namespace).withName(clusterName).get();
-        Map<String, Object> status = cluster == null ? Map.of() : section(cluster, "status");
-        Map<String, Object> spec = cluster == null ? Map.of() : section(cluster, "spec");
-        Object replication = spec.get("replication");
-        boolean synchronous = replication instanceof Map<?, ?> r && Boolean.TRUE.equals(r.get("synchronous"));
-        Object failover = spec.get("failover");
-        Duration lease = DurationText.parse(failover instanceof Map<?, ?> f ? text(f.get("leaseDuration")) : "").orElse(Observation.DEFAULT_LEASE);
-        String current = text(status.get("currentPrimary"));
+        Map<String, Object> fields = cluster == null ? Map.of() : cluster.getAdditionalProperties();
+        Duration lease = DurationText.parse(text(at(fields, PostgresContract.LEASE_DURATION_FIELD))).orElse(Observation.DEFAULT_LEASE);
+        String current = text(at(fields, PostgresContract.CURRENT_PRIMARY));
         return new Observation(
                 own != null,
-                own == null ? "" : labels(own).getOrDefault(Observation.ROLE_LABEL, ""),
+                own == null ? "" : labels(own).getOrDefault(PostgresContract.ROLE_LABEL, ""),
                 cluster != null,
                 current,
-                text(status.get("targetPrimary")),
-                text(status.get("promotionReason")),
-                text(status.get("primaryLsn")),
-                synchronous,
+                text(at(fields, PostgresContract.TARGET_PRIMARY)),
+                text(at(fields, PostgresContract.PROMOTION_REASON)),
+                text(at(fields, PostgresContract.PRIMARY_LSN)),
+                Boolean.TRUE.equals(at(fields, PostgresContract.SYNCHRONOUS)),
                 null,
                 lease,
                 own == null ? null : leaseOf(annotations(own)),
-                instances(spec.get("instances")));
+                instances(at(fields, PostgresContract.INSTANCES)));
     }
 
     private PeerPod peer(String name) {
@@ -69,9 +66,9 @@ public final class ClusterObserver {
         boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         return new PeerPod(name, true, pod.getMetadata().getDeletionTimestamp() != null, ready,
-                labels(pod).getOrDefault(Observation.ROLE_LABEL, ""),
-                annotations.getOrDefault(Observation.REPORTED_ROLE, ""),
-                annotations.getOrDefault(Observation.REPLAYED_LSN, ""),
+                labels(pod).getOrDefault(PostgresContract.ROLE_LABEL, ""),
+                annotations.getOrDefault(PostgresContract.REPORTED_ROLE, ""),
+                annotations.getOrDefault(PostgresContract.REPLAYED_LSN, ""),
                 leaseOf(annotations));
     }
 
@@ -82,17 +79,20 @@ public final class ClusterObserver {
     }
 
     private static Duration leaseOf(Map<String, String> annotations) {
-        return DurationText.parse(annotations.get(Observation.LEASE_DURATION)).orElse(null);
+        return DurationText.parse(annotations.get(PostgresContract.LEASE_DURATION)).orElse(null);
     }
 
     private static Map<String, String> annotations(Pod pod) {
         return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> section(GenericKubernetesResource cluster, String name) {
-        Object value = cluster.getAdditionalProperties().get(name);
-        return value instanceof Map ? (Map<String, Object>) value : Map.of();
+    /** The value at a dotted path of the cluster's fields ({@code spec.failover.leaseDuration}), or null. */
+    private static Object at(Map<String, Object> fields, String path) {
+        Object value = fields;
+        for (String name : path.split("\\.")) {
+            value = value instanceof Map<?, ?> map ? map.get(name) : null;
+        }
+        return value;
     }
 
     private static Map<String, String> labels(Pod pod) {

@@ -26,11 +26,6 @@ public record Observation(
         Duration reportedLease,
         List<String> instances) {
 
-    public static final String ROLE_LABEL = "postgres.runbook.dev/role";
-    public static final String REPORTED_ROLE = "postgres.runbook.dev/reported-role";
-    public static final String REPLAYED_LSN = "postgres.runbook.dev/replayed-lsn";
-    /** The primary lease the instance holds, reported before it holds a longer one: a promotion waits at least this long. */
-    public static final String LEASE_DURATION = "postgres.runbook.dev/lease-duration";
     /** spec.failover.leaseDuration when the spec does not set it. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
 

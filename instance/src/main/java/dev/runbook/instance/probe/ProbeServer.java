@@ -1,5 +1,6 @@
 package dev.runbook.instance.probe;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
@@ -38,14 +39,14 @@ public final class ProbeServer implements AutoCloseable {
         this.unready = unready;
         this.lastPass = clock.instant();
         this.server = HttpServer.create(new InetSocketAddress(port), 16);
-        server.createContext("/readyz", exchange -> {
+        server.createContext(PostgresContract.READYZ, exchange -> {
             // The last pass's answer holds only while it is fresh: a pass blocked on a hung server, or a manager
             // that was paused and has just resumed, must not vouch for a state nobody has looked at since.
             Duration age = Duration.between(lastPass, clock.instant());
             boolean fresh = age.compareTo(unready) < 0;
             answer(exchange, ready && fresh, fresh ? why : "no pass for " + age.toSeconds() + " s (the last said: " + why + ")");
         });
-        server.createContext("/healthz", exchange -> {
+        server.createContext(PostgresContract.HEALTHZ, exchange -> {
             // A step that takes long (a restore, a clone) is no hung loop: the tools it runs have time limits of their own.
             String step = acting;
             boolean alive = step != null || Duration.between(lastPass, clock.instant()).compareTo(stale) < 0;

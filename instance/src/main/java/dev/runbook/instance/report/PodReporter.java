@@ -1,5 +1,6 @@
 package dev.runbook.instance.report;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.observe.Observation;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -19,7 +20,6 @@ import java.util.UUID;
  * Warning event plus an annotation that says why.
  */
 public final class PodReporter {
-    public static final String PROBLEM = "postgres.runbook.dev/instance-problem";
     private static final int ALREADY_EXISTS = 409;
 
     private final KubernetesClient client;
@@ -43,9 +43,9 @@ public final class PodReporter {
     /** As {@link #report(String, String)}, with more of the instance's own annotations (the WAL archive's report). */
     public void report(String reportedRole, String lsn, Map<String, String> more) {
         Map<String, String> wanted = new LinkedHashMap<>(more);
-        wanted.put(Observation.REPORTED_ROLE, reportedRole.isEmpty() ? null : reportedRole);
-        wanted.put(Observation.REPLAYED_LSN, reportedRole.isEmpty() || lsn.isEmpty() ? null : lsn);
-        wanted.put(PROBLEM, null);
+        wanted.put(PostgresContract.REPORTED_ROLE, reportedRole.isEmpty() ? null : reportedRole);
+        wanted.put(PostgresContract.REPLAYED_LSN, reportedRole.isEmpty() || lsn.isEmpty() ? null : lsn);
+        wanted.put(PostgresContract.INSTANCE_PROBLEM, null);
         if (wanted.equals(lastSent)) {
             return;
         }
@@ -56,9 +56,9 @@ public final class PodReporter {
     /** Once per problem: a Warning event on the pod and the annotation, so kubectl describe shows why. */
     public void problem(String reason, String message) {
         Map<String, String> wanted = new LinkedHashMap<>();
-        wanted.put(Observation.REPORTED_ROLE, null);
-        wanted.put(Observation.REPLAYED_LSN, null);
-        wanted.put(PROBLEM, message);
+        wanted.put(PostgresContract.REPORTED_ROLE, null);
+        wanted.put(PostgresContract.REPLAYED_LSN, null);
+        wanted.put(PostgresContract.INSTANCE_PROBLEM, message);
         if (wanted.equals(lastSent)) {
             return;
         }

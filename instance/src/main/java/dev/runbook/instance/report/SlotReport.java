@@ -1,5 +1,6 @@
 package dev.runbook.instance.report;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.local.LocalState;
 import dev.runbook.instance.observe.Observation;
 import dev.runbook.instance.postgres.ReplicationRole;
@@ -15,7 +16,6 @@ import java.util.stream.Collectors;
  * Any other instance reports none.
  */
 public final class SlotReport {
-    public static final String ANNOTATION = "postgres.runbook.dev/slot-wal";
     private static final long SEGMENT = 16L * 1024 * 1024;
 
     private SlotReport() {}
@@ -23,10 +23,10 @@ public final class SlotReport {
     public static Map<String, String> annotations(Observation seen, LocalState local, boolean primary) {
         Map<String, String> report = new HashMap<>();
         if (!primary || local.slots().isEmpty()) {
-            report.put(ANNOTATION, null);
+            report.put(PostgresContract.SLOT_WAL, null);
             return report;
         }
-        report.put(ANNOTATION, seen.instances().stream().filter(i -> local.slots().containsKey(ReplicationRole.slotOf(i)))
+        report.put(PostgresContract.SLOT_WAL, seen.instances().stream().filter(i -> local.slots().containsKey(ReplicationRole.slotOf(i)))
                 .map(i -> i + "=" + (local.slots().get(ReplicationRole.slotOf(i)) / SEGMENT * SEGMENT))
                 .collect(Collectors.joining(",")));
         return report;

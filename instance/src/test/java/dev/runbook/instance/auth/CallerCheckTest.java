@@ -1,5 +1,6 @@
 package dev.runbook.instance.auth;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runbook.instance.probe.ProbeServer;
@@ -44,7 +45,7 @@ class CallerCheckTest {
 
     private ProbeServer start() throws Exception {
         ProbeServer probes = new ProbeServer(0, Clock.systemUTC(), Duration.ofMinutes(1), Duration.ofMinutes(1));
-        ServiceAccountTokens tokens = new ServiceAccountTokens(cluster, CallerCheck.AUDIENCE, Clock.fixed(NOW, ZoneOffset.UTC));
+        ServiceAccountTokens tokens = new ServiceAccountTokens(cluster, PostgresContract.AUDIENCE, Clock.fixed(NOW, ZoneOffset.UTC));
         probes.route("/status", new CallerCheck(tokens, Callers.parse(OPERATOR + ", " + BACKUP_JOB), exchange -> {
             reached.incrementAndGet();
             exchange.sendResponseHeaders(200, -1);
@@ -55,8 +56,8 @@ class CallerCheckTest {
 
     @Test
     void theOperatorAndTheBackupJobsGetThrough() throws Exception {
-        assertThat(get(cluster.token(OPERATOR, CallerCheck.AUDIENCE)).statusCode()).isEqualTo(200);
-        assertThat(get(cluster.token(BACKUP_JOB, CallerCheck.AUDIENCE)).statusCode()).isEqualTo(200);
+        assertThat(get(cluster.token(OPERATOR, PostgresContract.AUDIENCE)).statusCode()).isEqualTo(200);
+        assertThat(get(cluster.token(BACKUP_JOB, PostgresContract.AUDIENCE)).statusCode()).isEqualTo(200);
         assertThat(reached).hasValue(2);
     }
 
@@ -67,13 +68,13 @@ class CallerCheckTest {
         assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
         HttpResponse<String> apiToken = get(cluster.token(OPERATOR, "https://kubernetes.default.svc"));
         assertThat(apiToken.statusCode()).isEqualTo(401);
-        assertThat(apiToken.body()).contains("not for the audience " + CallerCheck.AUDIENCE);
+        assertThat(apiToken.body()).contains("not for the audience " + PostgresContract.AUDIENCE);
         assertThat(reached).hasValue(0);
     }
 
     @Test
     void anotherServiceAccountIs403AndToldWhoMay() throws Exception {
-        HttpResponse<String> other = get(cluster.token("system:serviceaccount:demo:bystander", CallerCheck.AUDIENCE));
+        HttpResponse<String> other = get(cluster.token("system:serviceaccount:demo:bystander", PostgresContract.AUDIENCE));
         assertThat(other.statusCode()).isEqualTo(403);
         assertThat(other.body()).contains("system:serviceaccount:demo:bystander may not call this endpoint");
         assertThat(reached).hasValue(0);

@@ -1,5 +1,6 @@
 package dev.runbook.instance.auth;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.security.KeyPair;
@@ -15,11 +16,11 @@ class ServiceAccountTokensTest {
 
     private final TestTokens cluster = new TestTokens(NOW);
     private final KeyPair stranger = TestTokens.rsa();
-    private final ServiceAccountTokens tokens = new ServiceAccountTokens(cluster, CallerCheck.AUDIENCE, Clock.fixed(NOW, ZoneOffset.UTC));
+    private final ServiceAccountTokens tokens = new ServiceAccountTokens(cluster, PostgresContract.AUDIENCE, Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void believesATokenOfThisClusterForThisAudience() {
-        assertThat(tokens.verify(cluster.token(OPERATOR, CallerCheck.AUDIENCE))).isEqualTo(new ServiceAccountTokens.Caller(OPERATOR));
+        assertThat(tokens.verify(cluster.token(OPERATOR, PostgresContract.AUDIENCE))).isEqualTo(new ServiceAccountTokens.Caller(OPERATOR));
     }
 
     @Test
@@ -30,21 +31,21 @@ class ServiceAccountTokensTest {
 
     @Test
     void refusesAnExpiredToken() {
-        assertThat(tokens.verify(TestTokens.sign(cluster.key, "k1", cluster.claims(OPERATOR, CallerCheck.AUDIENCE, -120))))
+        assertThat(tokens.verify(TestTokens.sign(cluster.key, "k1", cluster.claims(OPERATOR, PostgresContract.AUDIENCE, -120))))
                 .isEqualTo(new ServiceAccountTokens.Rejected("expired"));
     }
 
     @Test
     void refusesATokenSignedWithAnotherKeyUnderAKnownKeyId() {
-        assertThat(tokens.verify(TestTokens.sign(stranger, "k1", cluster.claims(OPERATOR, CallerCheck.AUDIENCE, 600))))
+        assertThat(tokens.verify(TestTokens.sign(stranger, "k1", cluster.claims(OPERATOR, PostgresContract.AUDIENCE, 600))))
                 .isEqualTo(new ServiceAccountTokens.Rejected("the signature does not match"));
     }
 
     @Test
     void refusesUnsignedTokensAndOtherIssuers() {
-        assertThat(tokens.verify(TestTokens.unsigned(cluster.claims(OPERATOR, CallerCheck.AUDIENCE, 600))))
+        assertThat(tokens.verify(TestTokens.unsigned(cluster.claims(OPERATOR, PostgresContract.AUDIENCE, 600))))
                 .isInstanceOf(ServiceAccountTokens.Rejected.class);
-        assertThat(tokens.verify(TestTokens.sign(cluster.key, "k1", cluster.claims(OPERATOR, CallerCheck.AUDIENCE, 600).put("iss", "https://elsewhere"))))
+        assertThat(tokens.verify(TestTokens.sign(cluster.key, "k1", cluster.claims(OPERATOR, PostgresContract.AUDIENCE, 600).put("iss", "https://elsewhere"))))
                 .isInstanceOf(ServiceAccountTokens.Rejected.class);
         assertThat(tokens.verify("not.a-token")).isInstanceOf(ServiceAccountTokens.Rejected.class);
     }
@@ -52,7 +53,7 @@ class ServiceAccountTokensTest {
     @Test
     void unknownKeyIdsDoNotMakeEveryRequestReadTheKeysAgain() {
         for (int i = 0; i < 20; i++) {
-            tokens.verify(TestTokens.sign(stranger, "made-up-" + i, cluster.claims(OPERATOR, CallerCheck.AUDIENCE, 600)));
+            tokens.verify(TestTokens.sign(stranger, "made-up-" + i, cluster.claims(OPERATOR, PostgresContract.AUDIENCE, 600)));
         }
         assertThat(cluster.keyReads.get()).isEqualTo(1);
     }

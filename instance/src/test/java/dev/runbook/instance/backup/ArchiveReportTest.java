@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runbook.instance.postgres.Sql;
@@ -13,22 +14,22 @@ class ArchiveReportTest {
     @Test
     void archivingWorksTheLastFileAndNoError() {
         var out = ArchiveReport.annotations(new Sql.Archiver("000000010000000000000007", T2, "000000010000000000000005", T1), "old failure");
-        assertThat(out).containsEntry(ArchiveReport.LAST_ARCHIVED_WAL, "000000010000000000000007").containsEntry(ArchiveReport.ARCHIVE_ERROR, null);
+        assertThat(out).containsEntry(PostgresContract.LAST_ARCHIVED_WAL, "000000010000000000000007").containsEntry(PostgresContract.ARCHIVE_ERROR, null);
     }
 
     @Test
     void theLastFailureIsNewerTheFileAndTheToolsMessage() {
         var out = ArchiveReport.annotations(new Sql.Archiver("000000010000000000000007", T1, "000000010000000000000008", T2),
                 "ERROR: Barman cloud WAL archiver exception: Could not connect to the endpoint URL");
-        assertThat(out).containsEntry(ArchiveReport.ARCHIVE_ERROR,
+        assertThat(out).containsEntry(PostgresContract.ARCHIVE_ERROR,
                 "WAL 000000010000000000000008: ERROR: Barman cloud WAL archiver exception: Could not connect to the endpoint URL");
     }
 
     @Test
     void nothingArchivedYetAndNeverSucceeded() {
         var none = ArchiveReport.annotations(new Sql.Archiver("", null, "", null), "");
-        assertThat(none).containsEntry(ArchiveReport.LAST_ARCHIVED_WAL, null).containsEntry(ArchiveReport.ARCHIVE_ERROR, null);
+        assertThat(none).containsEntry(PostgresContract.LAST_ARCHIVED_WAL, null).containsEntry(PostgresContract.ARCHIVE_ERROR, null);
         var failing = ArchiveReport.annotations(new Sql.Archiver("", null, "000000010000000000000001", T1), "");
-        assertThat(failing.get(ArchiveReport.ARCHIVE_ERROR)).isEqualTo("WAL 000000010000000000000001: barman-cloud-wal-archive failed");
+        assertThat(failing.get(PostgresContract.ARCHIVE_ERROR)).isEqualTo("WAL 000000010000000000000001: barman-cloud-wal-archive failed");
     }
 }

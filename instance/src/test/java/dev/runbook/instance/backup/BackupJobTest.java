@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,7 @@ class BackupJobTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
     private final ObjectStore store = new ObjectStore("s3://backups", Optional.empty(), "pg", "k", "s");
     private final BackupJobSettings settings = new BackupJobSettings("db", "pg", "pg-backup-1", "pg-1", store,
-            List.of("REDUNDANCY 2", "RECOVERY WINDOW OF 7 DAYS"), Optional.empty(), java.nio.file.Path.of(BackupJobSettings.CALLER_TOKEN));
+            List.of("REDUNDANCY 2", "RECOVERY WINDOW OF 7 DAYS"), Optional.empty(), java.nio.file.Path.of(PostgresContract.CALLER_TOKEN_FILE));
     private final Map<String, String> job = new HashMap<>();
     private final List<String> applied = new ArrayList<>();
     private final BackupInfo info = new BackupInfo("20261201T100000", "pg-backup-1", "DONE", 4096, "000000010000000000000004",
@@ -33,9 +34,9 @@ class BackupJobTest {
         }, (s, policy) -> applied.add(policy), job::putAll, clock).run();
         assertThat(exit).isZero();
         assertThat(applied).containsExactly("REDUNDANCY 2", "RECOVERY WINDOW OF 7 DAYS");
-        assertThat(job).containsEntry(BackupJob.BACKUP_ID, "20261201T100000").containsEntry(BackupJob.BACKUP_SIZE, "4096")
-                .containsEntry(BackupJob.BEGIN_WAL, "000000010000000000000004").containsEntry(BackupJob.END_WAL, "000000010000000000000005")
-                .containsEntry(BackupJob.END_TIME, "2026-12-01T10:00:07Z").containsEntry(BackupJob.BACKUP_ERROR, null);
+        assertThat(job).containsEntry(PostgresContract.BACKUP_ID, "20261201T100000").containsEntry(PostgresContract.BACKUP_SIZE, "4096")
+                .containsEntry(PostgresContract.BACKUP_BEGIN_WAL, "000000010000000000000004").containsEntry(PostgresContract.BACKUP_END_WAL, "000000010000000000000005")
+                .containsEntry(PostgresContract.BACKUP_END_TIME, "2026-12-01T10:00:07Z").containsEntry(PostgresContract.BACKUP_ERROR, null);
     }
 
     @Test
@@ -45,8 +46,8 @@ class BackupJobTest {
         }, (s, policy) -> applied.add(policy), job::putAll, clock).run();
         assertThat(exit).isEqualTo(1);
         assertThat(applied).as("no retention after a failed backup").isEmpty();
-        assertThat(job).containsOnlyKeys(BackupJob.BACKUP_ERROR);
-        assertThat(job.get(BackupJob.BACKUP_ERROR)).isEqualTo("ERROR: Backup failed uploading data (403 Forbidden)");
+        assertThat(job).containsOnlyKeys(PostgresContract.BACKUP_ERROR);
+        assertThat(job.get(PostgresContract.BACKUP_ERROR)).isEqualTo("ERROR: Backup failed uploading data (403 Forbidden)");
     }
 
     @Test
@@ -55,8 +56,8 @@ class BackupJobTest {
             throw new CommandFailed("barman-cloud-backup-delete exited with 1: ERROR: timeout");
         }, job::putAll, clock).run();
         assertThat(exit).isZero();
-        assertThat(job).containsEntry(BackupJob.BACKUP_ID, "20261201T100000")
-                .containsEntry(BackupJob.RETENTION_ERROR,
+        assertThat(job).containsEntry(PostgresContract.BACKUP_ID, "20261201T100000")
+                .containsEntry(PostgresContract.RETENTION_ERROR,
                 "'RECOVERY WINDOW OF 7 DAYS': barman-cloud-backup-delete exited with 1: ERROR: timeout");
     }
 

@@ -114,6 +114,20 @@ class DeciderTest {
     }
 
     @Test
+    void aSwitchoverTargetTreatsAPositionItCannotReadAsNotKnown() {
+        // The old primary's report cannot be read: nothing to wait for (its server has stopped, it said so).
+        PeerPod unreadable = pg0("fenced", "fenced", "0/3000zz0", true);
+        assertThat(decide(seen("replica", "pg-0", "pg-1", "switchover", "", unreadable), STANDBY_OF_PG0).step()).isEqualTo(Step.PROMOTE);
+        PeerPod none = pg0("fenced", "fenced", "", true);
+        assertThat(decide(seen("replica", "pg-0", "pg-1", "switchover", "", none), STANDBY_OF_PG0).step()).isEqualTo(Step.PROMOTE);
+        // Its own position cannot be read: not there yet.
+        PeerPod stoppedBehind = pg0("fenced", "fenced", "0/3000090", true);
+        Decision own = decide(seen("replica", "pg-0", "pg-1", "switchover", "", stoppedBehind), standbyOf("pg-0", "", "streaming"));
+        assertThat(own.step()).isEqualTo(Step.WAIT);
+        assertThat(own.why()).contains("waiting to replay up to 0/3000090");
+    }
+
+    @Test
     void aFailoverTargetWaitsOutTheOldPrimarysLeaseWhateverItsPodSays() {
         // Not ready, labelled fenced, still reporting primary: its instance manager may be paused while its server takes writes.
         PeerPod silent = pg0("fenced", "primary", "0/3000100", false);

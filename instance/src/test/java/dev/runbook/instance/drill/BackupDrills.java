@@ -1,5 +1,6 @@
 package dev.runbook.instance.drill;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,7 +30,7 @@ final class BackupDrills {
     static final String RESTORED_SECRET = "restored-credentials";
     private static final Duration BACKUP_WAIT = Duration.ofMinutes(4);
     private static final Duration RESTORE_WAIT = Duration.ofMinutes(5);
-    private static final String LAST_ARCHIVED = "postgres.runbook.dev/last-archived-wal";
+    private static final String LAST_ARCHIVED = PostgresContract.LAST_ARCHIVED_WAL;
 
     /** One completed backup, as its Job's annotations say. */
     record Taken(String name, String id, long size, String beginWal, String endWal, Instant endTime) {
@@ -77,7 +78,7 @@ final class BackupDrills {
         lostEarlier = WriteLoad.missing(sofar, kubelet.port(primary()), password);
         kubectl.run("-n", namespace, "patch", "postgrescluster", "pg", "--type=merge", "-p",
                 "{\"spec\":{\"backup\":{\"schedule\":\"* * * * *\",\"retention\":{\"count\":2}}}}");
-        Predicate<Job> scheduledJob = j -> "schedule".equals(annotation(j, "postgres.runbook.dev/backup-trigger"));
+        Predicate<Job> scheduledJob = j -> "schedule".equals(annotation(j, PostgresContract.BACKUP_TRIGGER));
         // The schedule's next minute (up to 60 s away), then the cycle it requeued for: on a loaded machine that
         // cycle can come late, so the wait is the minute plus a drill's convergence.
         await("a scheduled backup starts").atMost(Duration.ofSeconds(60).plus(PgDrillsE2E.CONVERGE)).pollInterval(Duration.ofMillis(500))
@@ -118,7 +119,7 @@ final class BackupDrills {
         restoreChecked += before.size();
         restoreVerified += before.size() - missing.size();
         assertThat(missing).as("rows acknowledged before %s ended (%s) that %s lacks", backup.name(), backup.endTime(), cluster).isEmpty();
-        String restored = reads.podAnnotation(pod, "postgres.runbook.dev/restore");
+        String restored = reads.podAnnotation(pod, PostgresContract.RESTORE);
         kubectl.run("-n", namespace, "delete", "postgrescluster", cluster, "--wait=false");
         return String.format(Locale.ROOT, "%s restored into %s (%s): all %d rows acknowledged before %s are there (%d rows in all;"
                         + " %d lost in the failover drills before left out)", backup.name(), cluster, restored, before.size(), backup.endTime(),
@@ -150,7 +151,7 @@ final class BackupDrills {
         pitrVerified = true;
         kubectl.run("-n", namespace, "delete", "postgrescluster", "pitr", "--wait=false");
         return String.format(Locale.ROOT, "target %s: all %d rows acknowledged before it are there, none of the %d sent after it;"
-                + " base backup %s", target, before.size(), sentAfter.size(), reads.podAnnotation(pod, "postgres.runbook.dev/restore"));
+                + " base backup %s", target, before.size(), sentAfter.size(), reads.podAnnotation(pod, PostgresContract.RESTORE));
     }
 
     /** After drill-two's Job (REDUNDANCY 2): the scheduled backup and the WAL only it needed are gone from the store. */
@@ -173,14 +174,14 @@ final class BackupDrills {
     private Job awaitBackup(Predicate<Job> which, String what) {
         await(what + " finishes").atMost(BACKUP_WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> find(which) != null && finished(find(which)));
         Job job = find(which);
-        String error = annotation(job, "postgres.runbook.dev/backup-error");
+        String error = annotation(job, PostgresContract.BACKUP_ERROR);
         assertThat(job.getStatus().getSucceeded()).as(what + " failed: " + error).isEqualTo(1);
-        assertThat(annotation(job, "postgres.runbook.dev/backup-id")).as("the backup's id on " + job.getMetadata().getName()).isNotEmpty();
+        assertThat(annotation(job, PostgresContract.BACKUP_ID)).as("the backup's id on " + job.getMetadata().getName()).isNotEmpty();
         return job;
     }
 
     private Job find(Predicate<Job> which) {
-        return client.batch().v1().jobs().inNamespace(namespace).withLabel("postgres.runbook.dev/backup", "true").list().getItems().stream()
+        return client.batch().v1().jobs().inNamespace(namespace).withLabel(PostgresContract.BACKUP_LABEL, "true").list().getItems().stream()
                 .filter(which).findFirst().orElse(null);
     }
 
@@ -190,14 +191,14 @@ final class BackupDrills {
     }
 
     private static Taken taken(Job job) {
-        return new Taken(job.getMetadata().getName(), annotation(job, "postgres.runbook.dev/backup-id"),
-                Long.parseLong(annotation(job, "postgres.runbook.dev/backup-size")), annotation(job, "postgres.runbook.dev/backup-begin-wal"),
-                annotation(job, "postgres.runbook.dev/backup-end-wal"), Instant.parse(annotation(job, "postgres.runbook.dev/backup-end-time")));
+        return new Taken(job.getMetadata().getName(), annotation(job, PostgresContract.BACKUP_ID),
+                Long.parseLong(annotation(job, PostgresContract.BACKUP_SIZE)), annotation(job, PostgresContract.BACKUP_BEGIN_WAL),
+                annotation(job, PostgresContract.BACKUP_END_WAL), Instant.parse(annotation(job, PostgresContract.BACKUP_END_TIME)));
     }
 
     private static String describe(Job job, Taken t) {
         return String.format(Locale.ROOT, "%s from %s: id %s, %d bytes, WAL %s to %s, ended %s", t.name(),
-                annotation(job, "postgres.runbook.dev/backup-source"), t.id(), t.size(), t.beginWal(), t.endWal(), t.endTime());
+                annotation(job, PostgresContract.BACKUP_SOURCE), t.id(), t.size(), t.beginWal(), t.endWal(), t.endTime());
     }
 
     /** The primary of pg has archived the backup's last WAL file (its last-archived-wal annotation, from pg_stat_archiver). */
@@ -217,13 +218,13 @@ final class BackupDrills {
         String pod = cluster + "-0";
         await(cluster + " is restored and Healthy").atMost(RESTORE_WAIT).pollInterval(Duration.ofSeconds(1))
                 .failFast(() -> {
-                    String error = reads.podAnnotation(pod, "postgres.runbook.dev/restore-error");
+                    String error = reads.podAnnotation(pod, PostgresContract.RESTORE_ERROR);
                     if (!error.isEmpty() && error.contains("not found")) {
                         throw new AssertionError(cluster + ": " + error);
                     }
                 })
-                .until(() -> "Healthy".equals(reads.status(cluster, "phase")) && "primary".equals(reads.podAnnotation(pod, "postgres.runbook.dev/reported-role"))
-                        && reads.podAnnotation(pod, "postgres.runbook.dev/restore").startsWith("restored "));
+                .until(() -> "Healthy".equals(reads.status(cluster, "phase")) && "primary".equals(reads.podAnnotation(pod, PostgresContract.REPORTED_ROLE))
+                        && reads.podAnnotation(pod, PostgresContract.RESTORE).startsWith("restored "));
         return pod;
     }
 

@@ -1,5 +1,6 @@
 package dev.runbook.instance.drill;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,7 +11,7 @@ public record ClusterReads(KubernetesClient client, String namespace) {
 
     @SuppressWarnings("unchecked")
     public String status(String cluster, String field) {
-        GenericKubernetesResource pg = client.genericKubernetesResources("postgres.runbook.dev/v1alpha1", "PostgresCluster")
+        GenericKubernetesResource pg = client.genericKubernetesResources(PostgresContract.API_VERSION, PostgresContract.KIND)
                 .inNamespace(namespace).withName(cluster).get();
         Object status = pg == null ? null : pg.getAdditionalProperties().get("status");
         Object value = status instanceof Map ? ((Map<String, Object>) status).get(field) : null;

@@ -3,6 +3,7 @@ package dev.runbook.instance.drill;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runbook.instance.loopback.LoopbackKubelet;
+import dev.runbook.postgres.contract.PostgresContract;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +21,6 @@ import java.util.Locale;
  * drills.
  */
 final class EndpointAuthDrill {
-    static final String AUDIENCE = "postgres.runbook.dev/instance";
     /** The operator's identity the bundle admits by default (bundle.yaml's operatorServiceAccount). */
     private static final String OPERATOR_NAMESPACE = "runbook-system";
     private static final String OPERATOR = "runbook-operator";
@@ -49,14 +49,14 @@ final class EndpointAuthDrill {
         assertThat(replayed.statusCode()).as("a token for the API server, replayed").isEqualTo(401);
         assertThat(replayed.body()).contains("audience");
 
-        String strangerToken = kubectl.run("-n", namespace, "create", "token", "bystander", "--audience=" + AUDIENCE).strip();
+        String strangerToken = kubectl.run("-n", namespace, "create", "token", "bystander", "--audience=" + PostgresContract.AUDIENCE).strip();
         HttpResponse<String> stranger = post(backup, strangerToken);
         assertThat(stranger.statusCode()).as("another ServiceAccount, with the right audience").isEqualTo(403);
         assertThat(stranger.body()).contains("system:serviceaccount:" + namespace + ":bystander");
 
         kubectl.apply("apiVersion: v1\nkind: Namespace\nmetadata: {name: " + OPERATOR_NAMESPACE + "}\n---\n"
                 + "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: " + OPERATOR + ", namespace: " + OPERATOR_NAMESPACE + "}\n");
-        String operatorToken = kubectl.run("-n", OPERATOR_NAMESPACE, "create", "token", OPERATOR, "--audience=" + AUDIENCE).strip();
+        String operatorToken = kubectl.run("-n", OPERATOR_NAMESPACE, "create", "token", OPERATOR, "--audience=" + PostgresContract.AUDIENCE).strip();
         HttpResponse<String> answered = get(status, operatorToken);
         assertThat(answered.statusCode()).as("the operator asks for the status: " + answered.body()).isEqualTo(200);
         assertThat(answered.body()).contains("\"step\"").contains("\"server\"");

@@ -1,5 +1,6 @@
 package dev.runbook.instance.drill;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -38,8 +39,8 @@ class PgDrillsE2E {
     static final Duration CONVERGE = Duration.ofSeconds(150);
     /** The first convergence also waits for the operator's and four JVMs' start, minutes on a loaded two-core machine. */
     private static final Duration FIRST_CONVERGE = Duration.ofMinutes(5);
-    private static final String ROLE = "postgres.runbook.dev/role";
-    private static final String REPORTED = "postgres.runbook.dev/reported-role";
+    private static final String ROLE = PostgresContract.ROLE_LABEL;
+    private static final String REPORTED = PostgresContract.REPORTED_ROLE;
     private static final String NODE_LOST_FINALIZER = "drills.runbook.dev/node-lost";
 
     private final Path repo = Path.of("..").toAbsolutePath().normalize();
@@ -258,7 +259,7 @@ class PgDrillsE2E {
         String foreign = systemIdentifier(data);
         kubelet.release(victim);
         await(victim + " refuses, saying why").atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
-                .until(() -> reads.podAnnotation(victim, "postgres.runbook.dev/instance-problem").contains("different databases"));
+                .until(() -> reads.podAnnotation(victim, PostgresContract.INSTANCE_PROBLEM).contains("different databases"));
         // The instance manager writes the annotation first, then the event: awaited, not read at once.
         String events = await("the InstanceRefused event on " + victim).atMost(CONVERGE).pollInterval(Duration.ofMillis(500))
                 .until(() -> kubectl.run("-n", namespace, "get", "events", "--field-selector",
@@ -346,7 +347,7 @@ class PgDrillsE2E {
 
     private Map<String, Long> reportedRoles() {
         Map<String, Long> roles = new java.util.TreeMap<>();
-        client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").list().getItems()
+        client.pods().inNamespace(namespace).withLabel(PostgresContract.CLUSTER_LABEL, "pg").list().getItems()
                 .forEach(p -> roles.merge(p.getMetadata().getAnnotations() == null ? "" : p.getMetadata().getAnnotations().getOrDefault(REPORTED, ""), 1L, Long::sum));
         return roles;
     }

@@ -1,5 +1,6 @@
 package dev.runbook.instance.drill;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -36,7 +37,7 @@ import java.util.stream.Collectors;
  */
 final class UpgradeDrill {
     private static final Duration UPGRADE = Duration.ofMinutes(8);
-    private static final String ROLE = "postgres.runbook.dev/role";
+    private static final String ROLE = PostgresContract.ROLE_LABEL;
 
     /** A pod gone (terminating): its name, uid, image and role label then, and the replicas streaming from the primary at that moment. */
     private record Replacement(String pod, String uid, String image, String role, String primary, Set<String> streaming, Set<String> instances) {
@@ -71,13 +72,13 @@ final class UpgradeDrill {
         List<Replacement> replaced = new CopyOnWriteArrayList<>();
         Set<String> deletedBefore = Set.copyOf(podDeletions());
         Set<String> terminating = ConcurrentHashMap.newKeySet();
-        Watch watch = client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").watch(new Watcher<>() {
+        Watch watch = client.pods().inNamespace(namespace).withLabel(PostgresContract.CLUSTER_LABEL, "pg").watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
                 String name = pod.getMetadata().getName();
                 if (pod.getMetadata().getDeletionTimestamp() != null && terminating.add(pod.getMetadata().getUid())) {
                     String primary = reads.status("pg", "currentPrimary");
-                    Set<String> instances = client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").list()
+                    Set<String> instances = client.pods().inNamespace(namespace).withLabel(PostgresContract.CLUSTER_LABEL, "pg").list()
                             .getItems().stream().map(p -> p.getMetadata().getName()).collect(Collectors.toCollection(TreeSet::new));
                     replaced.add(new Replacement(name, pod.getMetadata().getUid(), pod.getSpec().getContainers().get(0).getImage(),
                             pod.getMetadata().getLabels().getOrDefault(ROLE, ""), primary,
@@ -94,7 +95,7 @@ final class UpgradeDrill {
             kubectl.run("-n", namespace, "patch", "postgrescluster", "pg", "--type=merge", "-p", "{\"spec\":{\"image\":\"" + image + "\"}}");
             await("every instance runs " + image + ", the cluster Healthy with two streaming replicas").atMost(UPGRADE)
                     .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").list().getItems().stream()
+                    .until(() -> client.pods().inNamespace(namespace).withLabel(PostgresContract.CLUSTER_LABEL, "pg").list().getItems().stream()
                             .filter(p -> p.getMetadata().getDeletionTimestamp() == null && image.equals(p.getSpec().getContainers().get(0).getImage()))
                             .count() == 3
                             && "Healthy".equals(reads.status("pg", "phase"))

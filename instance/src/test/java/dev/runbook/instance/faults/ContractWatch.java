@@ -1,5 +1,6 @@
 package dev.runbook.instance.faults;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -29,8 +30,8 @@ import java.util.concurrent.TimeUnit;
  * What broke is kept as one line each, read and cleared by the run that checks it.
  */
 final class ContractWatch implements AutoCloseable {
-    private static final String ROLE = "postgres.runbook.dev/role";
-    private static final String REPORTED = "postgres.runbook.dev/reported-role";
+    private static final String ROLE = PostgresContract.ROLE_LABEL;
+    private static final String REPORTED = PostgresContract.REPORTED_ROLE;
     private static final long SAMPLE_MS = 250;
     private static final long TOGETHER_NANOS = 500_000_000L;
 
@@ -46,7 +47,7 @@ final class ContractWatch implements AutoCloseable {
     ContractWatch(KubernetesClient client, String namespace, Map<String, Integer> ports, String password) {
         this.ports = ports;
         this.password = password;
-        this.watch = client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", "pg").watch(new Watcher<>() {
+        this.watch = client.pods().inNamespace(namespace).withLabel(PostgresContract.CLUSTER_LABEL, "pg").watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
                 relabelled(pod);

@@ -1,5 +1,6 @@
 package dev.runbook.instance.faults;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.drill.ClusterReads;
 import dev.runbook.instance.drill.Kubectl;
 import dev.runbook.instance.loopback.LoopbackKubelet;
@@ -29,8 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class FaultWorld implements AutoCloseable {
     static final String CLUSTER = "pg";
-    static final String ROLE = "postgres.runbook.dev/role";
-    static final String REPORTED = "postgres.runbook.dev/reported-role";
+    static final String ROLE = PostgresContract.ROLE_LABEL;
+    static final String REPORTED = PostgresContract.REPORTED_ROLE;
 
     final String namespace;
     final String password;
@@ -133,7 +134,7 @@ final class FaultWorld implements AutoCloseable {
     }
 
     List<Pod> pods() {
-        return client.pods().inNamespace(namespace).withLabel("postgres.runbook.dev/cluster", CLUSTER).list().getItems();
+        return client.pods().inNamespace(namespace).withLabel(PostgresContract.CLUSTER_LABEL, CLUSTER).list().getItems();
     }
 
     /** The pods labelled replica, by name. */

@@ -1,5 +1,6 @@
 package dev.runbook.instance.lease;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runbook.instance.decide.Step;
@@ -52,7 +53,7 @@ class LeaseKeeperTest {
         PrimaryLease lease = new PrimaryLease(dir, uptime::get);
         LeaseKeeper keeper = keeper(lease);
         Observation longer = seen("primary", "pg-1", "pg-1", Duration.ofSeconds(60), Duration.ofSeconds(10));
-        assertThat(keeper.annotations(longer)).containsEntry(Observation.LEASE_DURATION, "60s");
+        assertThat(keeper.annotations(longer)).containsEntry(PostgresContract.LEASE_DURATION, "60s");
         keeper.keep(longer, PRIMARY, Step.WAIT, uptime.get());
         assertThat(lease.deadline()).as("still the 10 s the pod says").hasValue(uptime.get() + 1000);
     }

@@ -1,5 +1,6 @@
 package dev.runbook.instance.loopback;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -35,7 +36,7 @@ import java.util.function.Supplier;
  * controller completes or fails the Job from that.
  */
 final class BackupJobPods implements AutoCloseable {
-    static final String BACKUP_OF = "postgres.runbook.dev/backup-of";
+    static final String BACKUP_OF = PostgresContract.BACKUP_OF_LABEL;
 
     private final KubernetesClient client;
     private final String namespace;

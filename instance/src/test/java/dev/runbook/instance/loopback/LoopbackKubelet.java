@@ -1,5 +1,6 @@
 package dev.runbook.instance.loopback;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -38,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Run alone: {@code testenv/pg-instances NAMESPACE}.
  */
 public final class LoopbackKubelet implements AutoCloseable {
-    private static final String CLUSTER_LABEL = "postgres.runbook.dev/cluster";
+    private static final String CLUSTER_LABEL = PostgresContract.CLUSTER_LABEL;
     private static final Duration TICK = Duration.ofMillis(500);
     /** Who the instances run as when this runs as root (PostgreSQL refuses root): Debian's postgres user. */
     private static final String RUN_AS = "root".equals(System.getProperty("user.name"))

@@ -1,5 +1,6 @@
 package dev.runbook.instance.report;
 
+import dev.runbook.postgres.contract.PostgresContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,7 +70,7 @@ class PodReporterTest {
     void aProblemIsAnAnnotationAndAWarningEventOnItsPod() {
         reporter.report("primary", "0/1");
         reporter.problem("InstanceRefused", "initdb would start a new, empty database");
-        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry(PodReporter.PROBLEM, "initdb would start a new, empty database");
+        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry(PostgresContract.INSTANCE_PROBLEM, "initdb would start a new, empty database");
         assertThat(pod("pg-1").getMetadata().getAnnotations().get("postgres.runbook.dev/reported-role")).isNull();
         assertThat(pod("pg-1").getMetadata().getAnnotations().get("postgres.runbook.dev/replayed-lsn")).isNull();
         assertThat(client.v1().events().inNamespace("db").list().getItems()).singleElement().satisfies(e -> {
@@ -88,7 +89,7 @@ class PodReporterTest {
 
         reporter.problem("InstanceRefused", "initdb would start a new, empty database");
 
-        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry(PodReporter.PROBLEM, "initdb would start a new, empty database");
+        assertThat(pod("pg-1").getMetadata().getAnnotations()).containsEntry(PostgresContract.INSTANCE_PROBLEM, "initdb would start a new, empty database");
     }
 
     @Test

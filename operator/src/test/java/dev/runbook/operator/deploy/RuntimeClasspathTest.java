@@ -48,6 +48,13 @@ class RuntimeClasspathTest {
     }
 
     @Test
+    void carriesTheFunctionsOfTheShippedPostgresBundle() {
+        // Its rules call Lsn, Backups and ObjectStores: the image's class path, and so its bundle workers', must hold them.
+        assertThat(jars).anyMatch(jar -> jar.startsWith("runbook-postgres-vocabulary-") || jar.equals("postgres-vocabulary/"))
+                .anyMatch(jar -> jar.startsWith("runbook-postgres-contract-") || jar.equals("postgres-contract/"));
+    }
+
+    @Test
     void carriesNoMockApiServer() {
         assertThat(jars).noneMatch(jar -> jar.startsWith("kubernetes-server-mock-"))
                 .noneMatch(jar -> jar.startsWith("mockwebserver-"))

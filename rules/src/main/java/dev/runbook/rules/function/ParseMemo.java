@@ -4,7 +4,7 @@ import java.util.function.Function;
 
 /**
  * The last results of a pure parse function by input text, in a small direct-mapped table: rules ask
- * for the same versions, quantities, durations and WAL positions of the same objects every cycle, and a
+ * for the same versions, quantities and durations of the same objects every cycle, and a
  * table look-up costs a fraction of a regular expression. A slot holds one text and what parsing it
  * gave (a value, or the message it was refused with); a new text takes the slot of its hash. Bounded
  * by construction, shared by all threads without locks: entries are immutable, so a thread sees a

@@ -38,19 +38,13 @@ class DocumentedFunctionExamplesTest {
             "Cron", Cron.class,
             "Versions", Versions.class,
             "Quantities", Quantities.class,
-            "Names", Names.class,
-            "Backups", Backups.class,
-            "ObjectStores", ObjectStores.class,
-            "Lsn", Lsn.class);
+            "Names", Names.class);
     private static final ExampleEvaluator EVALUATOR = new ExampleEvaluator(Map.of(
             "Durations", Durations.class,
             "Cron", Cron.class,
             "Versions", Versions.class,
             "Quantities", Quantities.class,
             "Names", Names.class,
-            "Backups", Backups.class,
-            "ObjectStores", ObjectStores.class,
-            "Lsn", Lsn.class,
             "Instant", Instant.class,
             "Duration", Duration.class));
 

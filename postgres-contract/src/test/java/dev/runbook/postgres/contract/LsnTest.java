@@ -1,4 +1,4 @@
-package dev.runbook.rules.function;
+package dev.runbook.postgres.contract;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +29,7 @@ class LsnTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", "zero", "0/", "/1", "0/xyz", "1/2/3", "-5", "0x10", "1.5", "123456789/0", "0/123456789",
-            "99999999999999999999", "80000000/0"})
+            "99999999999999999999", "9999999999999999999", "80000000/0", "\uff10/1", "1/\u0661"})
     void refusesAnythingElseSayingWhichFormsItTakes(String text) {
         assertThatIllegalArgumentException().isThrownBy(() -> Lsn.parse(text))
                 .withMessage("'" + text + "' is not a WAL position: use " + Lsn.FORMS);
@@ -40,6 +40,20 @@ class LsnTest {
     @Test
     void nullIsNotAPosition() {
         assertThat(Lsn.isValid(null)).isFalse();
+        assertThatIllegalArgumentException().isThrownBy(() -> Lsn.parse(null)).withMessageStartingWith("'null' is not a WAL position");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "zero", "0/", "-5", "80000000/0", "\u0661/0"})
+    void readSaysUnknownWhereParseRefuses(String text) {
+        assertThat(Lsn.read(text)).isEmpty();
+    }
+
+    @Test
+    void readGivesWhatParseGives() {
+        assertThat(Lsn.read(null)).isEmpty();
+        assertThat(Lsn.read("0/3000000")).hasValue(50331648);
+        assertThat(Lsn.read("50331648")).hasValue(50331648);
     }
 
     @Test

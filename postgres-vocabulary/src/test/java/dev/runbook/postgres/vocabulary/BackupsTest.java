@@ -1,4 +1,4 @@
-package dev.runbook.rules.function;
+package dev.runbook.postgres.vocabulary;
 
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;

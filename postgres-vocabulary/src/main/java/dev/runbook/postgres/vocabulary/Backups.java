@@ -1,15 +1,17 @@
-package dev.runbook.rules.function;
+package dev.runbook.postgres.vocabulary;
 
 import dev.runbook.rules.fact.Params;
 import dev.runbook.rules.fact.Primary;
+import dev.runbook.rules.function.Durations;
+import dev.runbook.rules.function.Names;
 
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * For backup runbooks whose resource follows the usual layout: {@code spec.backup.schedule} (cron),
- * {@code spec.backup.retention.count} and {@code .maxAge}, and {@code spec.backup.onDemand}, a token
- * that asks for one backup Job. Every function returns a value or a problem to report; none throws
+ * For the postgres-cluster runbook's backups, and any bundle whose resource follows the same layout:
+ * {@code spec.backup.schedule} (cron), {@code spec.backup.retention.count} and {@code .maxAge}, and
+ * {@code spec.backup.onDemand}, a token that asks for one backup Job. Every function returns a value or a problem to report; none throws
  * on a bad setting, so that one bad field is reported instead of stopping the runbook.
  */
 public final class Backups {
