@@ -28,3 +28,15 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- define "runbook.derivedRbac" -}}
 {{- .Files.Get "rbac-rules.yaml" -}}
 {{- end -}}
+
+{{/* RBAC rules as a YAML list in flow style, one rule in three lines, as `runbook rbac` prints them. */}}
+{{- define "runbook.rules" -}}
+{{- range . }}
+- apiGroups: [{{ range $i, $g := .apiGroups }}{{ if $i }}, {{ end }}{{ if eq $g "" }}""{{ else }}{{ $g }}{{ end }}{{ end }}]
+  resources: [{{ join ", " .resources }}]
+  {{- with .resourceNames }}
+  resourceNames: [{{ join ", " . }}]
+  {{- end }}
+  verbs: [{{ join ", " .verbs }}]
+{{- end }}
+{{- end -}}
