@@ -67,13 +67,17 @@ public final class RbacManifests {
     }
 
     /**
-     * What the Helm chart grants by default (deploy/chart/rbac-rules.yaml): the Role's {@code rules} and the
-     * cluster-scoped reads' rules.
+     * What the Helm chart grants by default (deploy/chart/rbac-rules.yaml): the bundle's Role {@code rules}, its
+     * cluster-scoped reads' rules, and the operator's own in its namespace ({@link OperatorRbac}).
      */
     public static String chartRules(Map<String, Set<String>> needed, Map<String, Set<String>> clusterReads) {
         return "# What the operator needs to run the image's bundle, derived by `runbook rbac BUNDLE --chart-rules`\n"
                 + "# (docs/operations.md#permissions). Do not edit: deploy/render writes it again from the bundle.\n"
-                + "rules:\n" + rules(needed, "  ") + "clusterReads:" + (clusterReads.isEmpty() ? " []\n" : "\n" + rules(clusterReads, "  "));
+                + "rules:\n" + rules(needed, "  ") + list("clusterReads", clusterReads) + list("ownNamespace", OperatorRbac.ownNamespace());
+    }
+
+    private static String list(String key, Map<String, Set<String>> needed) {
+        return key + ":" + (needed.isEmpty() ? " []\n" : "\n" + rules(needed, "  "));
     }
 
     /** The rules granting {@code needed}: group -> verbs -> resources, so that resources with the same verbs share a rule. */

@@ -124,7 +124,7 @@ class RbacCommandTest {
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         Map<String, Object> file = new Yaml().load(result.out());
-        assertThat(file).containsOnlyKeys("rules", "clusterReads");
+        assertThat(file).containsOnlyKeys("rules", "clusterReads", "ownNamespace");
         assertThat((List<Object>) file.get("clusterReads")).as("app-release reads nothing cluster-scoped").isEmpty();
         assertThat((List<Object>) file.get("rules")).contains(Map.of("apiGroups", List.of("apps"), "resources", List.of("deployments"),
                 "verbs", List.of("create", "delete", "get", "list", "patch", "watch")));

@@ -2,12 +2,14 @@ package dev.runbook.operator.deploy;
 
 import dev.runbook.operator.cli.CommandResult;
 import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.rbac.OperatorRbac;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -39,6 +41,20 @@ class ChartRbacRulesTest {
         Map<String, Object> rbac = (Map<String, Object>) values.get("rbac");
         assertThat((List<Object>) rbac.get("rules"))
                 .as("deploy/chart/values.yaml: rbac.rules is empty by default, so that the chart grants what %s holds", RULES).isEmpty();
+    }
+
+    /** The Role in the operator's own namespace grants exactly the operator's own needs, as `runbook rbac` derives them. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theRoleInTheOperatorsNamespaceGrantsExactlyTheOperatorsOwnNeeds() throws IOException {
+        Path file = ProjectFiles.of("deploy/30-rbac-own-namespace.yaml");
+        List<Map<String, Object>> roles = new ArrayList<>();
+        for (Object document : new Yaml().loadAll(Files.readString(file))) {
+            if (document instanceof Map<?, ?> object && "Role".equals(object.get("kind"))) roles.add((Map<String, Object>) object);
+        }
+        assertThat(roles).as("%s: one Role", file).hasSize(1);
+        assertThat(DeployManifestsTest.rules(new DeployManifestsTest.Manifest(file, roles.get(0))))
+                .as("deploy/30-rbac-own-namespace.yaml's Role against OperatorRbac.ownNamespace(): run deploy/render").isEqualTo(OperatorRbac.ownNamespace());
     }
 
     /** The source directory of the one bundle deploy/image/bundles puts in the image. */
