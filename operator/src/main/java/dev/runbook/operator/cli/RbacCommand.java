@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code runbook rbac BUNDLE [--namespace NS]... [--service-account NS/NAME]}: prints the
+ * {@code runbook rbac BUNDLE [--namespace NS]... [--service-account NS/NAME] [--chart-rules]}: prints the
  * least-privilege Role and RoleBinding per namespace (a ClusterRole without {@code --namespace}) that
- * the operator needs to run the bundle, derived as deploy/20-rbac.yaml is ({@link BundleRbac}).
+ * the operator needs to run the bundle ({@link BundleRbac}); with {@code --chart-rules}, only the rules, as
+ * the Helm chart's rbac-rules.yaml holds them (deploy/20-rbac.yaml is rendered from the chart).
  */
 @Command(name = "rbac", description = "Print the Role (or ClusterRole) the operator needs to run a bundle.")
 final class RbacCommand implements Callable<Integer> {
@@ -32,6 +33,10 @@ final class RbacCommand implements Callable<Integer> {
             description = "The operator's service account (default: ${DEFAULT-VALUE}).")
     String serviceAccount;
 
+    @Option(names = "--chart-rules",
+            description = "Print only the rules, as the Helm chart's deploy/chart/rbac-rules.yaml holds them (no Role, no binding).")
+    boolean chartRules;
+
     @Spec
     CommandSpec spec;
 
@@ -40,6 +45,11 @@ final class RbacCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         return Failures.guard(spec.commandLine().getErr(), () -> {
             var needed = BundleRbac.needed(bundle);
+            if (chartRules) {
+                out.print(RbacManifests.chartRules(needed, BundleRbac.clusterReads(bundle)));
+                out.flush();
+                return RunbookCommand.OK;
+            }
             String name = "runbook-" + BundleRbac.spec(bundle).name();
             List<String> roles = TemplateRoles.files(bundle.resolve("templates"));
             if (!roles.isEmpty()) {

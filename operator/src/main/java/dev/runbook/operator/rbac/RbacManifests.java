@@ -63,19 +63,36 @@ public final class RbacManifests {
     }
 
     private static String role(String kind, String name, String namespace, Map<String, Set<String>> needed) {
-        // group -> verbs -> resources, so that resources with the same verbs share a rule
+        return "apiVersion: rbac.authorization.k8s.io/v1\nkind: " + kind + "\n" + metadata(name, namespace) + "rules:\n" + rules(needed, "  ");
+    }
+
+    /**
+     * What the Helm chart grants by default (deploy/chart/rbac-rules.yaml): the bundle's Role {@code rules}, its
+     * cluster-scoped reads' rules, and the operator's own in its namespace ({@link OperatorRbac}).
+     */
+    public static String chartRules(Map<String, Set<String>> needed, Map<String, Set<String>> clusterReads) {
+        return "# What the operator needs to run the image's bundle, derived by `runbook rbac BUNDLE --chart-rules`\n"
+                + "# (docs/install.md#permissions). Do not edit: deploy/render writes it again from the bundle.\n"
+                + "rules:\n" + rules(needed, "  ") + list("clusterReads", clusterReads) + list("ownNamespace", OperatorRbac.ownNamespace());
+    }
+
+    private static String list(String key, Map<String, Set<String>> needed) {
+        return key + ":" + (needed.isEmpty() ? " []\n" : "\n" + rules(needed, "  "));
+    }
+
+    /** The rules granting {@code needed}: group -> verbs -> resources, so that resources with the same verbs share a rule. */
+    private static String rules(Map<String, Set<String>> needed, String indent) {
         Map<String, Map<String, List<String>>> grouped = new TreeMap<>();
         needed.forEach((resource, verbs) -> {
             String group = resource.substring(0, resource.indexOf('/'));
             grouped.computeIfAbsent(group, g -> new TreeMap<>())
                     .computeIfAbsent(String.join(", ", verbs), v -> new ArrayList<>()).add(resource.substring(group.length() + 1));
         });
-        StringBuilder out = new StringBuilder("apiVersion: rbac.authorization.k8s.io/v1\nkind: ").append(kind).append('\n')
-                .append(metadata(name, namespace)).append("rules:\n");
+        StringBuilder out = new StringBuilder();
         grouped.forEach((group, byVerbs) -> byVerbs.forEach((verbs, resources) -> out
-                .append("  - apiGroups: [").append(group.isEmpty() ? "\"\"" : group).append("]\n")
-                .append("    resources: [").append(String.join(", ", resources)).append("]\n")
-                .append("    verbs: [").append(verbs).append("]\n")));
+                .append(indent).append("- apiGroups: [").append(group.isEmpty() ? "\"\"" : group).append("]\n")
+                .append(indent).append("  resources: [").append(String.join(", ", resources)).append("]\n")
+                .append(indent).append("  verbs: [").append(verbs).append("]\n")));
         return out.toString();
     }
 

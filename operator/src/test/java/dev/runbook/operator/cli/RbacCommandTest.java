@@ -116,6 +116,21 @@ class RbacCommandTest {
         return to;
     }
 
+    /** --chart-rules: the rules alone, the Role's and the cluster-scoped reads', as the Helm chart's rbac-rules.yaml holds them. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void chartRulesPrintsTheRulesAloneForTheChart() {
+        CommandResult result = CommandResult.run("rbac", ProjectFiles.of("runbooks/app-release").toString(), "--chart-rules");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        Map<String, Object> file = new Yaml().load(result.out());
+        assertThat(file).containsOnlyKeys("rules", "clusterReads", "ownNamespace");
+        assertThat((List<Object>) file.get("clusterReads")).as("app-release reads nothing cluster-scoped").isEmpty();
+        assertThat((List<Object>) file.get("rules")).contains(Map.of("apiGroups", List.of("apps"), "resources", List.of("deployments"),
+                "verbs", List.of("create", "delete", "get", "list", "patch", "watch")));
+        assertThat(result.out()).doesNotContain("kind:");
+    }
+
     @Test
     void aServiceAccountThatIsNotNamespaceSlashNameIsRefused() {
         CommandResult result = CommandResult.run("rbac", ProjectFiles.of("runbooks/app-release").toString(), "--service-account", "runner");

@@ -34,8 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The manifests in {@code deploy/} that run the operator in a cluster: every one parses, they name
  * each other consistently, the Deployment runs a bundle that the image really holds under the policy
  * that 15-policy.yaml ships, a Role in each namespace that policy grants (and nowhere else) grants
- * exactly what that bundle needs (docs/install.md#permissions), and the CRD is the bundle's own,
- * byte for byte. {@code RbacIT} checks the same rights on a real control plane.
+ * exactly what that bundle needs (docs/install.md#permissions), and the CRD is the bundle's own.
+ * The files are rendered from the Helm chart by deploy/render (deploy/check-chart fails when they are not
+ * its fresh rendering); these checks hold whoever applies them without Helm to what the chart promises.
+ * {@code RbacIT} checks the same rights on a real control plane.
  */
 class DeployManifestsTest {
     static final String NAMESPACE = "runbook-system";
@@ -102,9 +104,10 @@ class DeployManifestsTest {
 
     @Test
     void everyManifestIsAKubernetesObjectNamedOnce() {
+        // In each file, the kinds in the order Helm installs them (deploy/render keeps its order).
         assertThat(manifests).extracting(Manifest::kind).containsExactly("Namespace", "Namespace", "CustomResourceDefinition",
-                "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "ClusterRole", "ClusterRole",
-                "Role", "RoleBinding", "Deployment", "Service", "ValidatingWebhookConfiguration", "ClusterRole", "ClusterRoleBinding");
+                "ConfigMap", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "ClusterRole", "ClusterRole",
+                "Role", "RoleBinding", "Deployment", "ClusterRole", "ClusterRoleBinding", "Service", "ValidatingWebhookConfiguration");
         assertThat(manifests).as("nothing cluster-wide beyond the namespaces, the CRD, the webhook's configuration and its one"
                         + " grant, reading Nodes (checked by theClusterRolesGrantReadingTheClusterScopedKindsTheBundleReadsAndNothingElse)"
                         + " and the unbound roles aggregated into view, edit and admin")
@@ -146,16 +149,29 @@ class DeployManifestsTest {
         assertThat(list(kustomization, "resources")).isEqualTo(files);
     }
 
+    /**
+     * One CRD file per CRD: the bundle's own. The chart's crds/ is a link to the bundle's crds/, and
+     * deploy/10-crds/ is its rendering, which holds the same object (Helm adds a header and a separator).
+     */
     @Test
-    void theCrdsAreTheBundlesOwnByteForByte() throws IOException {
+    void theCrdsAreTheBundlesOwn() throws IOException {
         Path bundleCrds = bundleSource().resolve("crds");
+        Path chartCrds = deploy.resolve("chart/crds");
+        assertThat(Files.isSymbolicLink(chartCrds)).as("deploy/chart/crds is a link to the bundle's crds/, not a copy").isTrue();
+        assertThat(chartCrds.toRealPath()).as("deploy/chart/crds links to the bundle the Deployment runs").isEqualTo(bundleCrds.toRealPath());
         Set<String> shipped = fileNames(bundleCrds);
-        assertThat(fileNames(deploy.resolve("10-crds"))).as("deploy/10-crds holds exactly the bundle's CRDs").isEqualTo(shipped);
+        assertThat(fileNames(deploy.resolve("10-crds"))).as("deploy/10-crds holds exactly the bundle's CRDs (deploy/render writes them)")
+                .isEqualTo(shipped);
         for (String name : shipped) {
-            assertThat(Files.mismatch(deploy.resolve("10-crds").resolve(name), bundleCrds.resolve(name)))
-                    .as("deploy/10-crds/%s differs from %s: copy it again (cp %s deploy/10-crds/)", name,
-                            root.relativize(bundleCrds.resolve(name)), root.relativize(bundleCrds.resolve(name)))
-                    .isEqualTo(-1L);
+            assertThat(yaml(deploy.resolve("10-crds").resolve(name)))
+                    .as("deploy/10-crds/%s is not %s: run deploy/render", name, root.relativize(bundleCrds.resolve(name)))
+                    .isEqualTo(yaml(bundleCrds.resolve(name)));
+        }
+    }
+
+    private static Object yaml(Path file) throws IOException {
+        try (Reader in = Files.newBufferedReader(file)) {
+            return new Yaml().load(in);
         }
     }
 
@@ -204,8 +220,8 @@ class DeployManifestsTest {
         Set<String> listed = new TreeSet<>(policy().watchedNamespaces()
                 .orElseThrow(() -> new AssertionError("deploy/15-policy.yaml: `namespaces: primary` means every namespace; "
                         + "list them, so that 20-rbac.yaml can grant rights in exactly those")));
-        String fix = "deploy/15-policy.yaml lists " + listed + ": add or remove the namespace in 00-namespace.yaml (a Namespace) "
-                + "and 20-rbac.yaml (the Role and RoleBinding runbook-operator) too";
+        String fix = "deploy/15-policy.yaml lists " + listed + ": the chart makes a Namespace, Role and RoleBinding in each "
+                + "(deploy/chart/templates/00-namespace.yaml, 20-rbac.yaml); run deploy/render after changing the policy in deploy/chart/values.yaml";
         for (String kind : List.of("Namespace", "Role", "RoleBinding")) {
             Set<String> where = new TreeSet<>();
             all(kind).forEach(m -> where.add(kind.equals("Namespace") ? m.name() : m.namespace()));

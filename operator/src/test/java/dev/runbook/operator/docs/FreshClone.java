@@ -37,8 +37,14 @@ final class FreshClone {
 
     private static void copy(Path root, Path into, String file) throws IOException {
         Path source = root.resolve(file);
-        if (!Files.isRegularFile(source)) return; // deleted in the working tree, not yet committed
         Path target = into.resolve(file);
+        if (Files.isSymbolicLink(source)) { // a link git keeps as a link (deploy/chart/crds): a clone has the link
+            Files.createDirectories(target.getParent());
+            Files.deleteIfExists(target);
+            Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+            return;
+        }
+        if (!Files.isRegularFile(source)) return; // deleted in the working tree, not yet committed
         Files.createDirectories(target.getParent());
         Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
     }
