@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * {@code runbook lint}'s warnings about rules that do by hand what the framework does for them
- * (docs/reference/idioms.md): a {@code not Paused()} guard the engine makes redundant, a bare salience number. Read from Drools'
+ * (docs/reference/idioms.md): a {@code not Paused()} guard the engine makes redundant, a bare salience number, a loop in a consequence. Read from Drools'
  * own parse tree, as the compiler reads the rules; a file that does not parse is the compiler's to
  * report, and gets no warning here.
  */
@@ -29,6 +29,7 @@ public final class IdiomLint {
         for (ParsedDrl file : parsed) {
             if (spec.pause() != null) warnings.addAll(PauseGuardLint.check(file));
             warnings.addAll(BareSalienceLint.check(file));
+            warnings.addAll(LoopLint.check(file));
         }
         return warnings;
     }
