@@ -48,6 +48,7 @@ class AppReleaseInvariantsTest {
                 "A canary only runs a version whose migration succeeded",
                 "The stable Deployment only moves to the current version",
                 "Never delete the stable Deployment",
+                "No action while paused",
                 "Nothing new starts while the release is being deleted",
                 "A failed version is never current",
                 "The stable Deployment only runs the image its version was released with",

@@ -72,7 +72,7 @@ class PostgresExploreTest {
     }
 
     @Test
-    void findsTheMissingPauseGuardWithinTheDefaultBudget(@TempDir Path temp) throws IOException {
+    void findsAnActingRuleMarkedWhilePausedWithinTheDefaultBudget(@TempDir Path temp) throws IOException {
         Path copy = copyWithout(temp, "rules/bootstrap.drl", null);
 
         Explorer.Report report = exploreWithDefaults(copy, temp.resolve("out"));
@@ -109,8 +109,9 @@ class PostgresExploreTest {
     }
 
     /**
-     * A copy of postgres-cluster with one rule removed from a rule file, or (rule null) with the pause
-     * guard taken out of "A new instance without a role joins as a replica".
+     * A copy of postgres-cluster with one rule removed from a rule file, or (rule null) with
+     * "A new instance without a role joins as a replica" marked {@code @whilePaused}: it then acts on a paused
+     * cluster, as it did when a hand-written pause guard was forgotten.
      */
     private static Path copyWithout(Path temp, String file, String rule) throws IOException {
         Path copy = temp.resolve("postgres-cluster");
@@ -129,11 +130,9 @@ class PostgresExploreTest {
             int end = text.indexOf("\nend\n", start) + "\nend\n".length();
             changed = text.substring(0, start) + text.substring(end);
         } else {
-            String guarded = "rule \"A new instance without a role joins as a replica\"\nwhen\n"
-                    + "    Cluster(current != \"\", $current : current)\n"
-                    + "    not Paused()\n";
-            assertThat(text).as("the pause guard in " + file + " (changed? update this test)").contains(guarded);
-            changed = text.replace(guarded, guarded.replace("    not Paused()\n", ""));
+            String acting = "rule \"A new instance without a role joins as a replica\"\nwhen\n";
+            assertThat(text).as("the acting rule in " + file + " (changed? update this test)").contains(acting);
+            changed = text.replace(acting, acting.replace("\nwhen\n", "\n@whilePaused\nwhen\n"));
         }
         assertThat(changed).isNotEqualTo(text);
         Files.writeString(drl, changed);

@@ -16,7 +16,9 @@ public record BundleSpec(
         String fieldManager,
         Map<String, Parameter> parameters,
         Limits limits,
-        Cleanup cleanup) {
+        Cleanup cleanup,
+        Pause pause,
+        Map<String, Integer> priorities) {
 
     public static final Duration DEFAULT_RECONCILE_PERIOD = Duration.ofMinutes(5);
 
@@ -29,8 +31,12 @@ public record BundleSpec(
     /** The finalizer this bundle puts on its primaries when it {@link #hasCleanup() has cleanup}. */
     public String finalizer() { return Cleanup.finalizer(name); }
 
+    /** Whether bundle.yaml declares how a primary is paused and {@code primary} is paused so. */
+    public boolean paused(dev.runbook.rules.fact.Resource primary) { return pause != null && pause.holds(primary); }
+
     public BundleSpec {
         secondaries = List.copyOf(secondaries);
         parameters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(parameters));
+        priorities = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(priorities));
     }
 }

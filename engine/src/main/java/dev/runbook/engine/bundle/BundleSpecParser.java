@@ -29,12 +29,13 @@ public final class BundleSpecParser {
     private static Map<String, List<String>> keys() {
         Map<String, List<String>> keys = new LinkedHashMap<>();
         keys.put("", List.of("name", "version", "description", "primary", "secondaries", "reconcilePeriod", "mode",
-                "fieldManager", "parameters", "limits", "cleanup"));
+                "fieldManager", "parameters", "limits", "cleanup", "pause", "priorities"));
         keys.put("primary", List.of("apiVersion", "kind", "plural", "namespaced"));
         keys.put("secondaries[]", List.of("apiVersion", "kind", "mapping", "selector", "reference"));
         keys.put("secondaries[].reference", List.of("by", "field"));
         keys.put("parameters.NAME", List.of("default", "type", "description"));
         keys.put("cleanup", List.of("deadline"));
+        keys.put("pause", List.of("field", "annotation"));
         keys.put("limits", List.of("maxFirings", "maxActions", "namespaces", "protectedKinds", "cycleDeadline"));
         return java.util.Collections.unmodifiableMap(keys);
     }
@@ -62,7 +63,9 @@ public final class BundleSpecParser {
                 root.optionalString("fieldManager", "runbook-" + name),
                 parameters(root),
                 limits(root),
-                cleanup(root));
+                cleanup(root),
+                Pause.parse(root),
+                priorities(root));
     }
 
     private static Cleanup cleanup(YamlMap root) {
@@ -138,6 +141,24 @@ public final class BundleSpecParser {
                         + "e.g. app.kubernetes.io/instance: \"{name}\"");
             }
             result.add(new SecondaryKind(kind, mapping, selector, SecondaryReferences.reference(item, kind, mapping, result)));
+        }
+        return result;
+    }
+
+    /** Named salience levels: NAME: integer; rules say @priority(NAME) (engine.idiom.PriorityLevels). */
+    private static Map<String, Integer> priorities(YamlMap root) {
+        Map<String, Integer> result = new LinkedHashMap<>();
+        if (!root.has("priorities")) return result;
+        YamlMap levels = root.map("priorities");
+        if (levels == null) throw root.error("priorities", "expected a mapping of names to saliences, e.g. priorities: {derive: 100}");
+        for (String name : levels.keys()) {
+            if (!name.matches("[a-z][A-Za-z0-9]*")) {
+                throw levels.error(name, "'" + name + "' must be a word in camelCase, e.g. derive or keepServices (rules write @priority(" + name + "))");
+            }
+            if (!(levels.java(name) instanceof Number salience) || salience.doubleValue() != salience.intValue()) {
+                throw levels.error(name, "the level " + name + " must be a whole number (its salience), e.g. " + name + ": 100");
+            }
+            result.put(name, salience.intValue());
         }
         return result;
     }

@@ -59,7 +59,7 @@ public final class BundleCompiler {
                     TemplateRenderer.VARIABLES, TemplateSet::isEngineNode));
         }
 
-        InternalKnowledgeBase kieBase = knowledgeBase(drl, errors, warnings);
+        InternalKnowledgeBase kieBase = knowledgeBase(drl, spec.priorities(), errors, warnings);
         if (!errors.isEmpty()) throw new InvalidInputException(ordered(errors));
         return new CompiledBundle(spec, source, source.contentHash(), kieBase, templates, ruleNames(kieBase), warnings);
     }
@@ -71,9 +71,20 @@ public final class BundleCompiler {
      * error, and the code that passes is instrumented with budget checks (see engine.containment).
      */
     public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, List<Problem> errors, List<Problem> warnings) {
+        return knowledgeBase(drl, Map.of(), errors, warnings);
+    }
+
+    /** As {@link #knowledgeBase(Map, List, List)}, each {@code @priority(NAME)} given the salience {@code priorities} names. */
+    public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, Map<String, Integer> priorities, List<Problem> errors,
+                                                      List<Problem> warnings) {
         int before = errors.size();
         List<ParsedDrl> parsed = DrlParsing.parse(drl, errors);
         if (parsed == null) return null;
+        List<Problem> unnamed = PriorityLevels.assign(parsed, priorities);
+        if (!unnamed.isEmpty()) {
+            errors.addAll(unnamed);
+            return null;
+        }
         // Conditions are MVEL, interpreted, and some parts are evaluated while Drools builds: checked first, on the parse tree.
         AllowList allowList = AllowList.standard();
         boolean firstLine = FirstLine.enabled();

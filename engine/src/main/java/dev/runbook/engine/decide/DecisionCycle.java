@@ -17,6 +17,7 @@ import dev.runbook.rules.fact.Resource;
 import org.kie.api.event.rule.AgendaEventListener;
 import org.kie.api.event.rule.RuleRuntimeEventListener;
 import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.rule.AgendaFilter;
 import org.kie.api.runtime.rule.ConsequenceException;
 
 import java.util.ArrayList;
@@ -56,24 +57,29 @@ public final class DecisionCycle {
             return new Decision(bundle.name(), bundle.version(), observation.now(), List.of(), overdue.get(),
                     PlanChecker.check(overdue.get(), bundle.spec(), observation.primary(), policy));
         }
-        TraceRecorder recorder = new TraceRecorder();
-        // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
-        KieSession session = bundle.sessions().newKieSession();
-        try {
-            fireToRest(bundle, session, observation, params, policy, recorder);
-        } finally {
-            // The pool's reset keeps listeners; this cycle's recorder must not hear the next one.
-            session.removeEventListener((AgendaEventListener) recorder);
-            session.removeEventListener((RuleRuntimeEventListener) recorder);
-            session.dispose();
-        }
+        PauseGuard pause = PauseGuard.of(bundle.spec(), observation.primary());
+        TraceRecorder recorder;
+        do {
+            recorder = new TraceRecorder();
+            // A pooled session: disposing it resets it for the next cycle (facts, agenda, truth maintenance).
+            KieSession session = bundle.sessions().newKieSession();
+            try {
+                fireToRest(bundle, session, observation, params, policy, recorder, pause);
+            } finally {
+                // The pool's reset keeps listeners; this cycle's recorder must not hear the next one.
+                session.removeEventListener((AgendaEventListener) recorder);
+                session.removeEventListener((RuleRuntimeEventListener) recorder);
+                session.dispose();
+            }
+        } while (pause.refusesMore(recorder.firings()));
+        TraceRecorder fired = recorder;
 
         List<PlanProblem> problems = new ArrayList<>();
         // Templates are the bundle's code too: rendered under the cycle's deadline and memory budget.
         List<PlannedAction> planned = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), () -> null,
-                () -> collect(bundle, observation, params, recorder, problems));
+                () -> collect(bundle, observation, params, fired, problems));
         problems.addAll(PlanChecker.check(planned, bundle.spec(), observation.primary(), policy));
-        return new Decision(bundle.name(), bundle.version(), observation.now(), recorder.firings(), planned, problems);
+        return new Decision(bundle.name(), bundle.version(), observation.now(), fired.firings(), planned, problems);
     }
 
     /**
@@ -85,39 +91,43 @@ public final class DecisionCycle {
      */
     public static <T> T atRest(CompiledBundle bundle, Observation observation, Policy policy, Function<KieSession, T> atRest) {
         Params params = ParameterValues.resolve(bundle.spec(), observation.parameterOverrides());
-        KieSession session = bundle.kieBase().newKieSession();
-        try {
-            TraceRecorder recorder = new TraceRecorder();
-            fireToRest(bundle, session, observation, params, policy, recorder);
-            return atRest.apply(session);
-        } finally {
-            session.dispose();
+        PauseGuard pause = PauseGuard.of(bundle.spec(), observation.primary());
+        while (true) {
+            KieSession session = bundle.kieBase().newKieSession();
+            try {
+                TraceRecorder recorder = new TraceRecorder();
+                fireToRest(bundle, session, observation, params, policy, recorder, pause);
+                if (!pause.refusesMore(recorder.firings())) return atRest.apply(session);
+            } finally {
+                session.dispose();
+            }
         }
     }
 
     /** Inserts the observation's facts in the order every cycle does and fires the rules under the firing limit. */
     private static void fireToRest(CompiledBundle bundle, KieSession session, Observation observation, Params params,
-                                   Policy policy, TraceRecorder recorder) {
+                                   Policy policy, TraceRecorder recorder, PauseGuard pause) {
         session.addEventListener((AgendaEventListener) recorder);
         session.addEventListener((RuleRuntimeEventListener) recorder);
         session.insert(new Clock(observation.now()));
         session.insert(params);
         session.insert(observation.primary());
         CleanupDeadline.deleting(bundle.spec(), observation.primary()).ifPresent(session::insert);
+        if (pause.pausedFact() != null) session.insert(pause.pausedFact());
         observation.secondaries().stream()
                 .sorted(Comparator.comparing(Resource::getRef))
                 .forEach(session::insert);
         int limit = bundle.spec().limits().maxFirings();
         int fired = ContainedRun.cycle(policy.containment(), bundle.spec().limits(), recorder::currentRule,
-                () -> fire(session, recorder, limit + 1));
+                () -> fire(session, recorder, pause.filter(), limit + 1));
         if (fired > limit) {
             throw new FiringLimitExceededException(limit, recorder.topRules());
         }
     }
 
-    private static int fire(KieSession session, TraceRecorder recorder, int max) {
+    private static int fire(KieSession session, TraceRecorder recorder, AgendaFilter filter, int max) {
         try {
-            return session.fireAllRules(max);
+            return filter == null ? session.fireAllRules(max) : session.fireAllRules(filter, max);
         } catch (ConsequenceException e) {
             throw new RuleFailedException(e.getMatch().getRule().getName(), e.getCause() == null ? e : e.getCause());
         } catch (RuntimeException e) {

@@ -61,6 +61,9 @@ final class LintCommand implements Callable<Integer> {
                     compiled.spec().primary().kind())) {
                 err.println("warning: " + warning);
             }
+            for (Problem warning : dev.runbook.engine.idiom.IdiomLint.check(compiled.source().filesUnder("rules/", ".drl"), compiled.spec())) {
+                err.println("warning: " + warning);
+            }
             out.printf("bundle %s %s: %s, %s: OK%n", compiled.name(), compiled.spec().version(),
                     count(compiled.ruleNames().size(), "rule"), count(compiled.templates().names().size(), "template"));
             out.printf("content version %s%n", compiled.version());

@@ -21,6 +21,8 @@ class LintCommandTest {
         assertThat(result.out()).contains("bundle postgres-cluster", "rules", ": OK", "invariants: " + invariants + " rules: OK");
         // Every spec field its rules read is in its CRD's schema.
         assertThat(result.err()).doesNotContain("is not in the schema");
+        // No rule guards itself against a pause the engine enforces, and no salience is a bare number.
+        assertThat(result.err()).doesNotContain("not Paused() is redundant", "is a bare number");
     }
 
     /** One missing parenthesis in a new file of the shipped bundle: one line, the cause (it was 377, the cause on line 223). */

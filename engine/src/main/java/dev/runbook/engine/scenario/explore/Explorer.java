@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * run gets its own split of it), and the simulated cluster's time is set, never read from a clock.
  */
 public final class Explorer {
-    /** The default budget: it finds a deleted fencing rule or pause guard in postgres-cluster (PostgresExploreTest). */
+    /** The default budget: it finds a deleted fencing rule or an acting rule marked @whilePaused in postgres-cluster (PostgresExploreTest). */
     public static final int DEFAULT_RUNS = 100;
     public static final int DEFAULT_STEPS = 20;
     public static final long DEFAULT_SEED = 1;
