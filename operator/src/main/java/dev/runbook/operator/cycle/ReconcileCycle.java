@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Errors are caught here and mapped in one place ({@link ErrorMapping}): a permanent failure is
  * recorded and the cycle ends normally, to run again at the period or on the next change; a temporary
  * one is recorded when possible and thrown as {@link TemporaryException}, for JOSDK to retry with
- * backoff. Nothing is kept between cycles but the primary's last status write, until the informer
- * shows it ({@link Recorder#freshest}).
+ * backoff. Nothing is kept between cycles: the objects a cycle wrote are read back from the informers
+ * ({@link InformerCaches#written}).
  */
 public final class ReconcileCycle {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileCycle.class);
@@ -105,8 +105,7 @@ public final class ReconcileCycle {
         DecidingBundle bundle = loaded.bundle();
         Instant now = clock.instant();
         BundleSpec spec = bundle.spec();
-        // The primary as this operator last wrote it, when the informer has not caught up with that write yet.
-        Observation observation = loaded.observer().observe(recorder.freshest(primary), secondaries, now);
+        Observation observation = loaded.observer().observe(primary, secondaries, now);
         // What the informers hold, and what this cycle writes: the act and record phases send only differences.
         CachedObjects cached = CachedObjects.of(observation, informers);
 
