@@ -100,14 +100,22 @@ class ArchitectureTest {
                         "dev.runbook.operator.simulation..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
     }
 
+    /** The cycle runs the phases; the controller (the JOSDK wiring) runs the cycle, never the other way. */
     @Test
-    void observingAndActingComeBeforeRecording() {
-        check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.record.."));
+    void theCycleKnowsNotTheControllerThatRunsIt() {
+        check(noClasses().that().resideInAPackage("dev.runbook.operator.cycle..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.controller..",
+                        "dev.runbook.operator.runtime..", "dev.runbook.operator.cli..", "dev.runbook.operator.reload.."));
+    }
+
+    /** The phases in their order: observe, then act (which reads back its writes through observe's informers), then record. */
+    @Test
+    void thePhasesAreLayeredObserveActRecord() {
         check(noClasses().that().resideInAPackage("dev.runbook.operator.observe..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.act.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.act..",
+                        "dev.runbook.operator.record.."));
         check(noClasses().that().resideInAPackage("dev.runbook.operator.act..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.observe.."));
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.record.."));
     }
 
     @Test
