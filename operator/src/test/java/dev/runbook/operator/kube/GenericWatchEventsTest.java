@@ -84,6 +84,17 @@ class GenericWatchEventsTest {
     }
 
     @Test
+    void aBookmarkKeepsItsResourceVersion() {
+        String bookmark = "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"12746\","
+                + "\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}";
+
+        WatchEvent event = serialization.unmarshal(event("BOOKMARK", bookmark), WatchEvent.class);
+
+        assertThat(event.getObject()).isInstanceOfSatisfying(GenericKubernetesResource.class,
+                o -> assertThat(o.getMetadata().getResourceVersion()).isEqualTo("12746"));
+    }
+
+    @Test
     void anUnknownKindIsGenericAsBefore() {
         String object = "{\"apiVersion\":\"example.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"size\":3}}";
 
