@@ -80,11 +80,13 @@ public final class Kubeconfig {
 
     /**
      * The operator's client for {@code config}: fabric8's, with {@link ThrottledTokenRefresh} in place of its
-     * token refresh, so that a client with a certificate does not read its configuration before every request.
+     * token refresh, so that a client with a certificate does not read its configuration before every request;
+     * its watch events read generically ({@link GenericWatchEvents}).
      */
     public static KubernetesClient client(Config config) {
         HttpClient.Factory factory = HttpClientUtils.getHttpClientFactory();
         return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(factory)
+                .withKubernetesSerialization(new GenericWatchEvents())
                 .withHttpClientBuilderConsumer(ThrottledTokenRefresh.replacing(config, factory, Clock.systemUTC()))
                 .build();
     }

@@ -19,7 +19,9 @@ public final class CountingClient {
     private final KubernetesClient client;
 
     public CountingClient(TestCluster cluster) {
+        // read as the operator's own client reads (Kubeconfig.client): watch events generically
         this.client = new KubernetesClientBuilder().withConfig(cluster.client().getConfiguration())
+                .withKubernetesSerialization(new dev.runbook.operator.kube.GenericWatchEvents())
                 .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("count-requests", new Interceptor() {
                     @Override
                     public void before(BasicBuilder basic, HttpRequest request, RequestTags tags) {

@@ -64,7 +64,9 @@ public final class TestCluster implements AutoCloseable {
         if (!kubeconfig.isBlank()) {
             try {
                 Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
-                return new TestCluster(null, new KubernetesClientBuilder().withConfig(config).build());
+                // the operator's own client's serialization (Kubeconfig.client): watch events read generically
+                return new TestCluster(null, new KubernetesClientBuilder().withConfig(config)
+                        .withKubernetesSerialization(new dev.runbook.operator.kube.GenericWatchEvents()).build());
             } catch (IOException e) {
                 throw new UncheckedIOException(KUBECONFIG_PROPERTY + "=" + kubeconfig + ": cannot be read", e);
             }
