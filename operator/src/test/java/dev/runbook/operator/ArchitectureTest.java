@@ -52,9 +52,9 @@ class ArchitectureTest {
 
     @Test
     void onlyTheSandboxAndTheScenarioKitUseTheSimulator() {
-        check(noClasses().that().resideOutsideOfPackages("dev.runbook.engine.simulation..",
-                        "dev.runbook.engine.scenario..", "dev.runbook.operator.simulation..", "dev.runbook.sandbox..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.simulation.."));
+        check(noClasses().that().resideOutsideOfPackages("dev.runbook.testkit.simulation..",
+                        "dev.runbook.testkit.scenario..", "dev.runbook.operator.simulation..", "dev.runbook.sandbox..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.simulation.."));
     }
 
     // ---- the engine's phases --------------------------------------------------------------------
@@ -68,8 +68,8 @@ class ArchitectureTest {
 
     @Test
     void theSimulatedClusterBuildsOnApplyOnly() {
-        check(noClasses().that().resideInAPackage("dev.runbook.engine.simulation..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("dev.runbook.engine.simulation..",
+        check(noClasses().that().resideInAPackage("dev.runbook.testkit.simulation..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.runbook.testkit.simulation..",
                         "dev.runbook.engine.apply..", "dev.runbook.rules..", "java.."));
     }
 
@@ -78,15 +78,15 @@ class ArchitectureTest {
         check(noClasses().that().resideInAnyPackage("dev.runbook.engine.decide..", "dev.runbook.engine.check..",
                         "dev.runbook.engine.compile..", "dev.runbook.engine.bundle..", "dev.runbook.engine.template..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine.apply..",
-                        "dev.runbook.engine.simulation..", "dev.runbook.engine.scenario..", "dev.runbook.engine.plan..",
+                        "dev.runbook.testkit.simulation..", "dev.runbook.testkit.scenario..", "dev.runbook.engine.plan..",
                         "dev.runbook.engine.state.."));
     }
 
     @Test
     void nothingElseInTheEngineUsesTheScenarioKit() {
         check(noClasses().that().resideInAPackage("dev.runbook.engine..")
-                .and().resideOutsideOfPackage("dev.runbook.engine.scenario..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.scenario.."));
+                .and().resideOutsideOfPackage("dev.runbook.testkit.scenario..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.scenario.."));
     }
 
     // ---- the operator's phases ------------------------------------------------------------------
@@ -96,7 +96,7 @@ class ArchitectureTest {
         check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..",
                         "dev.runbook.operator.record..", "dev.runbook.operator.kube..", "dev.runbook.operator.error..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.cycle..",
-                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.operator.cli..",
+                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.cli.command..",
                         "dev.runbook.operator.simulation..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
     }
 
@@ -113,7 +113,7 @@ class ArchitectureTest {
     @Test
     void theCommandLineIsTheTop() {
         check(noClasses().that().resideInAPackage("dev.runbook.operator..")
-                .and().resideOutsideOfPackage("dev.runbook.operator.cli..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.cli.."));
+                .and().resideOutsideOfPackage("dev.runbook.cli.command..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.cli.command.."));
     }
 }
