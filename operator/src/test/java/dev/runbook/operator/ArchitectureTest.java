@@ -11,7 +11,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The import rules of docs/architecture.md ("What may import what"), checked on the compiled
- * production classes of all three modules (the operator's test classpath holds rules and engine too).
+ * production classes of the modules below the command line (the operator's test classpath holds rules,
+ * engine and the test kit too; the cli module's RoomsTest checks the rooms above: the sandbox and the commands).
  * A rule that matches no class fails (ArchUnit's default), so a moved package cannot make a rule pass
  * by matching nothing.
  */
@@ -37,15 +38,33 @@ class ArchitectureTest {
     @Test
     void theVocabularyKnowsNoEngineNoOperatorNoDroolsNoKubernetesClient() {
         check(noClasses().that().resideInAPackage("dev.runbook.rules..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine..", "dev.runbook.operator..",
-                        "org.drools..", "org.kie..", "io.fabric8..", "io.javaoperatorsdk.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine..", "dev.runbook.testkit..",
+                        "dev.runbook.operator..", "org.drools..", "org.kie..", "io.fabric8..", "io.javaoperatorsdk.."));
     }
 
     @Test
-    void theEngineKnowsNoOperatorNoJosdkNoKubernetesClient() {
+    void theEngineKnowsNoTestKitNoOperatorNoJosdkNoKubernetesClient() {
         check(noClasses().that().resideInAPackage("dev.runbook.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.testkit..", "dev.runbook.operator..",
+                        "io.javaoperatorsdk..", "io.fabric8.kubernetes.client.."));
+    }
+
+    @Test
+    void theTestKitKnowsNoOperatorNoJosdkNoKubernetesClient() {
+        check(noClasses().that().resideInAPackage("dev.runbook.testkit..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator..",
                         "io.javaoperatorsdk..", "io.fabric8.kubernetes.client.."));
+    }
+
+    /**
+     * The runtime runs a bundle's scenarios and checks its invariants only to vet it before it goes live
+     * (operator.reload, and the worker processes of operator.isolation): no other room of the operator uses the test kit.
+     */
+    @Test
+    void theRuntimeReachesTheTestKitOnlyFromVetting() {
+        check(noClasses().that().resideInAPackage("dev.runbook.operator..")
+                .and().resideOutsideOfPackages("dev.runbook.operator.reload..", "dev.runbook.operator.isolation..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.."));
     }
 
     // ---- the simulator --------------------------------------------------------------------------
@@ -53,7 +72,7 @@ class ArchitectureTest {
     @Test
     void onlyTheSandboxAndTheScenarioKitUseTheSimulator() {
         check(noClasses().that().resideOutsideOfPackages("dev.runbook.testkit.simulation..",
-                        "dev.runbook.testkit.scenario..", "dev.runbook.operator.simulation..", "dev.runbook.sandbox..")
+                        "dev.runbook.testkit.scenario..", "dev.runbook.testkit.explore..", "dev.runbook.sandbox..")
                 .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.simulation.."));
     }
 
@@ -83,10 +102,10 @@ class ArchitectureTest {
     }
 
     @Test
-    void nothingElseInTheEngineUsesTheScenarioKit() {
-        check(noClasses().that().resideInAPackage("dev.runbook.engine..")
-                .and().resideOutsideOfPackage("dev.runbook.testkit.scenario..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.scenario.."));
+    void onlyExplorationBuildsOnTheScenarioKit() {
+        check(noClasses().that().resideInAPackage("dev.runbook.testkit..")
+                .and().resideOutsideOfPackages("dev.runbook.testkit.scenario..", "dev.runbook.testkit.explore..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.testkit.scenario..", "dev.runbook.testkit.explore.."));
     }
 
     // ---- the operator's phases ------------------------------------------------------------------
@@ -96,8 +115,8 @@ class ArchitectureTest {
         check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..",
                         "dev.runbook.operator.record..", "dev.runbook.operator.kube..", "dev.runbook.operator.error..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.cycle..",
-                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.cli.command..",
-                        "dev.runbook.operator.simulation..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
+                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.operator.command..",
+                        "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
     }
 
     @Test
@@ -111,9 +130,9 @@ class ArchitectureTest {
     }
 
     @Test
-    void theCommandLineIsTheTop() {
+    void theEntryPointIsTheTop() {
         check(noClasses().that().resideInAPackage("dev.runbook.operator..")
-                .and().resideOutsideOfPackage("dev.runbook.cli.command..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.cli.command.."));
+                .and().resideOutsideOfPackage("dev.runbook.operator.command..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.command.."));
     }
 }
