@@ -31,7 +31,7 @@ class CommandLineMannersTest {
     @Test
     void theCommandsAreTheOnesTheDocsList() {
         assertThat(RunbookCommand.commandLine(Clock.systemUTC()).getSubcommands().keySet())
-                .containsExactlyInAnyOrder("lint", "plan", "test", "explore", "pack", "run", "new", "rbac", "why", "worker-host");
+                .containsExactlyInAnyOrder("lint", "plan", "test", "explore", "pack", "run", "new", "rbac", "why", "sandbox", "worker-host");
     }
 
     @Test

@@ -7,7 +7,7 @@ import dev.runbook.engine.policy.ClusterScopedKinds;
 import dev.runbook.engine.policy.ClusterScopedReads;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.policy.PolicyParser;
-import dev.runbook.cli.command.RunbookCommand;
+import dev.runbook.operator.command.OperatorCommand;
 import dev.runbook.cli.rbac.BundleRbac;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -347,7 +347,7 @@ class DeployManifestsTest {
     void theDeploymentsArgumentsAreARunCommandLineForABundleTheImageHolds() throws IOException {
         List<String> args = args();
         assertThat(args).as("the image's entrypoint is the runbook command: the args start with the subcommand").first().isEqualTo("run");
-        Class<?> run = Stream.of(RunbookCommand.class.getAnnotation(CommandLine.Command.class).subcommands())
+        Class<?> run = Stream.of(OperatorCommand.class.getAnnotation(CommandLine.Command.class).subcommands())
                 .filter(c -> c.getAnnotation(CommandLine.Command.class).name().equals("run")).findFirst().orElseThrow();
         CommandLine.ParseResult parsed = new CommandLine(run).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
         assertThat(parsed.hasMatchedOption("--bundle")).isTrue();
@@ -355,8 +355,8 @@ class DeployManifestsTest {
         assertThat(parsed.hasMatchedOption("--policy")).isTrue();
 
         List<String> entrypoint = list(imageConfig(), "Entrypoint").stream().map(String::valueOf).toList();
-        assertThat(entrypoint).as("deploy/image/config.json: the entrypoint runs the operator's runbook command")
-                .startsWith("/usr/lib/jvm/java-17-openjdk-amd64/bin/java").endsWith(RunbookCommand.class.getName());
+        assertThat(entrypoint).as("deploy/image/config.json: the entrypoint runs the operator's own entry point, never the command line")
+                .startsWith("/usr/lib/jvm/java-17-openjdk-amd64/bin/java").endsWith(OperatorCommand.class.getName());
         assertThat(entrypoint).as("the classpath is the file deploy/build-image writes").containsSequence("-cp", "@/opt/runbook/classpath");
         List<String> cmd = list(imageConfig(), "Cmd").stream().map(String::valueOf).toList();
         assertThat(cmd).as("the image's default arguments are a run command line too").first().isEqualTo("run");
