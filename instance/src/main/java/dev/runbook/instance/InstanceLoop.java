@@ -1,5 +1,6 @@
 package dev.runbook.instance;
 
+import dev.runbook.postgres.contract.Role;
 import dev.runbook.instance.act.Actor;
 import dev.runbook.instance.act.Refused;
 import dev.runbook.instance.backup.ArchiveReport;
@@ -75,7 +76,7 @@ public final class InstanceLoop {
             }
             Map<String, String> more = new HashMap<>(archive.filter(a -> local.answering()).map(ArchiveReport::annotations).orElse(Map.of()));
             more.putAll(leases.annotations(seen));
-            more.putAll(SlotReport.annotations(seen, local, "primary".equals(decision.reportedRole())));
+            more.putAll(SlotReport.annotations(seen, local, Role.PRIMARY.equals(decision.reportedRole())));
             reporter.report(decision.reportedRole(), local.lsn(), more);
             leases.keep(seen, local, decision.step(), confirmedAt);
             status.passed(decision, local, leases.leftMillis());

@@ -5,6 +5,7 @@ import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.DecisionCycle;
+import dev.runbook.engine.idiom.IdiomLint;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.StateFiles;
 import dev.runbook.rules.action.SetStatus;
@@ -71,6 +72,15 @@ class ShippedBundlesTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+    }
+
+    /** What `runbook lint` warns about rules that do by hand what the framework does (docs/reference/idioms.md): none in a shipped bundle. */
+    @TestFactory
+    Stream<DynamicTest> noShippedRuleDoesByHandWhatTheFrameworkDoes() throws IOException {
+        return bundles().stream().map(bundleDir -> DynamicTest.dynamicTest(bundleDir.getFileName().toString(), () -> {
+            CompiledBundle bundle = BundleCompiler.compile(BundleLoader.load(bundleDir));
+            assertThat(IdiomLint.check(bundle.source().filesUnder("rules/", ".drl"), bundle.spec())).extracting(Object::toString).isEmpty();
+        }));
     }
 
     @Test

@@ -72,15 +72,23 @@ final class ScaffoldFiles {
                 package DRL_PACKAGE
 
                 import dev.runbook.rules.fact.Primary
+                import dev.runbook.rules.fact.PhaseClaim
                 import dev.runbook.rules.fact.Resource
                 import function dev.runbook.rules.action.Actions.applyTemplate
                 import function dev.runbook.rules.action.Actions.setStatus
                 import function dev.runbook.rules.action.Actions.setCondition
 
                 // The NAME runbook. Every KIND keeps a ConfigMap, RESOURCE-config, that carries its
-                // spec.message (templates/configmap.yaml); it is Ready, in phase Ready, once that ConfigMap
-                // is there, and Pending until then. Replace these rules with your own: each rule says what
-                // should be so, and the operator makes it so (docs/authoring.md).
+                // spec.message (templates/configmap.yaml); it is Pending until that ConfigMap is there, and
+                // Ready once it is. Replace these rules with your own: each rule says what should be so, and
+                // the operator makes it so (docs/authoring.md).
+
+                // A rule that finds something not yet as it should be claims a phase; the most urgent claim
+                // sets status.phase and the Ready condition, and no claim means Ready. The urgencies, most
+                // urgent first: add yours in their place (docs/reference/idioms.md#phase-claims).
+                declare enum Urgency
+                    PENDING;
+                end
 
                 rule "Keep the ConfigMap of the KIND"
                 when
@@ -89,22 +97,31 @@ final class ScaffoldFiles {
                     insertLogical(applyTemplate("configmap.yaml"));
                 end
 
-                rule "Ready once the ConfigMap is there"
-                when
-                    $primary : Primary()
-                    Resource(kind == "ConfigMap", name == ($primary.name + "-config"))
-                then
-                    insertLogical(setStatus($primary, "phase", "Ready"));
-                    insertLogical(setCondition($primary, "Ready", "True", "ConfigMapPresent", "the ConfigMap is in place"));
-                end
-
                 rule "Pending while the ConfigMap is missing"
                 when
                     $primary : Primary()
                     not Resource(kind == "ConfigMap", name == ($primary.name + "-config"))
                 then
-                    insertLogical(setStatus($primary, "phase", "Pending"));
-                    insertLogical(setCondition($primary, "Ready", "False", "ConfigMapMissing", "waiting for the ConfigMap"));
+                    insertLogical(new PhaseClaim("Pending", Urgency.PENDING, "ConfigMapMissing", "waiting for the ConfigMap"));
+                end
+
+                rule "The most urgent claim sets the phase"
+                when
+                    $primary : Primary()
+                    $claim : PhaseClaim()
+                    not PhaseClaim(outranks($claim))
+                then
+                    insertLogical(setStatus($primary, "phase", $claim.getPhase()));
+                    insertLogical(setCondition($primary, "Ready", "False", $claim.getReason(), $claim.getMessage()));
+                end
+
+                rule "Ready when no rule claims the phase"
+                when
+                    $primary : Primary()
+                    not PhaseClaim()
+                then
+                    insertLogical(setStatus($primary, "phase", "Ready"));
+                    insertLogical(setCondition($primary, "Ready", "True", "ConfigMapPresent", "the ConfigMap is in place"));
                 end
                 """));
         files.put("templates/configmap.yaml", fill(b, """
@@ -135,14 +152,14 @@ final class ScaffoldFiles {
                 steps:
                   - name: the ConfigMap is applied; the KIND is Pending until it is there
                     expect:
-                      fired: [Keep the ConfigMap of the KIND, Pending while the ConfigMap is missing]
+                      fired: [Keep the ConfigMap of the KIND, Pending while the ConfigMap is missing, The most urgent claim sets the phase]
                       actions:
                         - {action: apply, target: {kind: ConfigMap, name: example-config}, object: {data: {message: hello from example}}}
                       status: {phase: Pending}
                   - name: with its ConfigMap in place the KIND is Ready
                     advance: 1s
                     expect:
-                      fired: [Ready once the ConfigMap is there]
+                      fired: [Ready when no rule claims the phase]
                       status: {phase: Ready}
                       conditions:
                         - {type: Ready, status: "True", reason: ConfigMapPresent}

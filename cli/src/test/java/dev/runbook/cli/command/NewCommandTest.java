@@ -30,7 +30,7 @@ class NewCommandTest {
         CommandResult lint = CommandResult.run("lint", bundle.toString());
         assertThat(lint.exitCode()).as(lint.err()).isZero();
         assertThat(lint.err()).as("no warnings").isEmpty();
-        assertThat(lint.out()).contains("bundle demo 0.1.0: 3 rules, 1 template: OK");
+        assertThat(lint.out()).contains("bundle demo 0.1.0: 4 rules, 1 template: OK");
 
         CommandResult test = CommandResult.run("test", bundle.toString());
         assertThat(test.exitCode()).as(test.out() + test.err()).isZero();

@@ -1,5 +1,6 @@
 package dev.runbook.instance.backup;
 
+import dev.runbook.postgres.contract.RestoreProgress;
 import dev.runbook.postgres.contract.PostgresContract;
 import dev.runbook.instance.config.Settings;
 import dev.runbook.instance.local.LocalInspector;
@@ -73,12 +74,12 @@ public final class Restorer {
         if (lastFailure != null && clock.instant().isBefore(lastFailure.plus(RETRY_AFTER))) {
             throw lastError;
         }
-        report("restoring " + recovery.backupName().orElse(recovery.targetTime().isPresent() ? "the newest backup before "
+        report(RestoreProgress.RESTORING + recovery.backupName().orElse(recovery.targetTime().isPresent() ? "the newest backup before "
                 + recovery.targetTime().get() : "the newest backup") + " from " + recovery.store().location(), null);
         try {
             // Barman prints times without a zone; the instances' servers run in UTC (docs/instance-manager.md#restore).
             BackupInfo chosen = recovery.choose(barman.list(recovery.store(), ZoneOffset.UTC));
-            report("restoring " + chosen.label() + " (" + chosen.id() + ") from " + recovery.store().location(), null);
+            report(RestoreProgress.RESTORING + chosen.label() + " (" + chosen.id() + ") from " + recovery.store().location(), null);
             Path staging = settings.dataDir().resolveSibling(settings.dataDir().getFileName() + ".restore");
             deleteTree(staging);
             barman.restore(recovery.store(), chosen.id(), staging);
@@ -108,7 +109,7 @@ public final class Restorer {
         commands.reload();
         files.deleteQuietly(settings.dataDir().resolve(PENDING));
         LOG.info("restored {}: promoted, this cluster's password set", id);
-        report("restored " + id, null);
+        report(RestoreProgress.RESTORED + id, null);
     }
 
     private void startAndFinish() {

@@ -1,5 +1,7 @@
 package dev.runbook.instance.decide;
 
+import dev.runbook.postgres.contract.PromotionReason;
+import dev.runbook.postgres.contract.Role;
 import dev.runbook.postgres.contract.Lsn;
 import dev.runbook.instance.address.Addresses;
 import dev.runbook.instance.local.DataState;
@@ -62,7 +64,7 @@ public final class Decider {
                     false, "");
         }
         String role = seen.roleLabel();
-        if ("fenced".equals(role)) {
+        if (Role.FENCED.equals(role)) {
             return fenced(seen, local);
         }
         if (!entitled && local.mayTakeWrites()) {
@@ -72,7 +74,7 @@ public final class Decider {
         }
         if (!entitled && self.equals(seen.currentPrimary()) && !local.running() && local.data() == DataState.VALID) {
             // What the promotion's target waits for: this server is stopped and will not start as primary again.
-            return Decision.waiting(seen.targetPrimary() + " is to be the primary; my server is stopped", false, "fenced");
+            return Decision.waiting(seen.targetPrimary() + " is to be the primary; my server is stopped", false, Role.FENCED);
         }
         if (entitled && !self.equals(seen.currentPrimary()) && !seen.currentPrimary().isEmpty()) {
             return promotionTarget(seen, local, targetFor);
@@ -80,10 +82,10 @@ public final class Decider {
         if (entitled && self.equals(seen.currentPrimary())) {
             return currentPrimary(seen, local);
         }
-        if ("replica".equals(role)) {
+        if (Role.REPLICA.equals(role)) {
             return replica(seen, local);
         }
-        if ("primary".equals(role)) {
+        if (Role.PRIMARY.equals(role)) {
             return Decision.waiting("labelled primary, but the cluster's primary is " + seen.currentPrimary() + "; waiting to be fenced or relabelled", false, "");
         }
         if (seen.currentPrimary().isEmpty() && seen.targetPrimary().isEmpty()) {
@@ -108,10 +110,10 @@ public final class Decider {
             Decision rejoin = replica(seen, local);
             // Until it follows, it stays ready and says it is fenced, as it did while it waited.
             return rejoin.step() == Step.WAIT && !rejoin.ready()
-                    ? Decision.waiting("fenced; " + rejoin.why(), true, "fenced")
+                    ? Decision.waiting("fenced; " + rejoin.why(), true, Role.FENCED)
                     : rejoin;
         }
-        return Decision.waiting("fenced; the server is stopped and the data kept", true, local.data() == DataState.VALID ? "fenced" : "");
+        return Decision.waiting("fenced; the server is stopped and the data kept", true, local.data() == DataState.VALID ? Role.FENCED : "");
     }
 
     private Decision currentPrimary(Observation seen, LocalState local) {
@@ -134,7 +136,7 @@ public final class Decider {
         String standbyNames = seen.synchronous() ? Decision.SYNCHRONOUS : "";
         if (!standbyNames.equals(local.standbyNames())) {
             return new Decision(Step.SET_SYNCHRONOUS, "", standbyNames, seen.synchronous()
-                    ? "synchronous replication: every commit waits for a standby's flush" : "asynchronous replication", true, "primary");
+                    ? "synchronous replication: every commit waits for a standby's flush" : "asynchronous replication", true, Role.PRIMARY);
         }
         if (!replicationMark.equals(local.replicationMark())) {
             return Decision.upkeep(Step.ENSURE_REPLICATION_ROLE, "the replication role streaming_replica is not set up for this cluster", Set.of());
@@ -145,7 +147,7 @@ public final class Decider {
             return Decision.upkeep(Step.SYNC_SLOTS, "a replication slot for each other instance: " + slots + " (now " + local.slots().keySet() + ")",
                     slots);
         }
-        return Decision.waiting("running as primary", true, "primary");
+        return Decision.waiting("running as primary", true, Role.PRIMARY);
     }
 
     private Decision promotionTarget(Observation seen, LocalState local, Duration targetFor) {
@@ -159,11 +161,11 @@ public final class Decider {
                     : Decision.of(Step.START_PRIMARY, "", "named the target primary, promoted already; starting as the primary");
         }
         if (!local.inRecovery()) {
-            return Decision.waiting("promoted; waiting for the runbook to record me as the primary", true, "primary");
+            return Decision.waiting("promoted; waiting for the runbook to record me as the primary", true, Role.PRIMARY);
         }
         String blocker = oldPrimaryMayStillWrite(seen, local, targetFor);
         if (blocker != null) {
-            return Decision.waiting(blocker, true, local.streamingFrom(addresses.of(seen.currentPrimary())) ? "replica" : "");
+            return Decision.waiting(blocker, true, local.streamingFrom(addresses.of(seen.currentPrimary())) ? Role.REPLICA : "");
         }
         // Ready while it promotes: the runbook records it the primary as soon as it reports so, and a pod that
         // turned not ready just then would read as the new primary failing in turn.
@@ -179,12 +181,12 @@ public final class Decider {
      */
     private static String oldPrimaryMayStillWrite(Observation seen, LocalState local, Duration targetFor) {
         PeerPod old = seen.currentPrimaryPod();
-        if (old != null && "fenced".equals(old.reportedRole())) {
+        if (old != null && Role.FENCED.equals(old.reportedRole())) {
             // Where it stopped, if it said; a position of its own this standby cannot read counts as not there yet.
             OptionalLong stoppedAt = Lsn.read(old.reportedLsn());
             OptionalLong replayed = Lsn.read(local.lsn());
             boolean behind = stoppedAt.isPresent() && (replayed.isEmpty() || replayed.getAsLong() < stoppedAt.getAsLong());
-            return behind && !"failover".equals(seen.promotionReason())
+            return behind && !PromotionReason.FAILOVER.equals(seen.promotionReason())
                     ? "waiting to replay up to " + old.reportedLsn() + " where " + old.name() + " stopped (replayed " + local.lsn() + ")"
                     : null;
         }
@@ -218,7 +220,7 @@ public final class Decider {
             return Decision.waiting("labelled replica, but the cluster has no primary yet", false, "");
         }
         if (local.streamingFrom(addresses.of(primary))) {
-            return Decision.waiting("following " + primary, true, "replica");
+            return Decision.waiting("following " + primary, true, Role.REPLICA);
         }
         PeerPod current = seen.currentPrimaryPod();
         boolean primaryDown = current == null || !current.exists() || current.terminating() || !current.ready();
@@ -226,7 +228,7 @@ public final class Decider {
                 && addresses.of(primary).toString().equals(local.lastStreamedFrom())) {
             // Its receiver stopped with the primary: it followed that very primary, timeline and all, until then,
             // and is what a failover may promote. One that never streamed from it is not (it may lack its timeline).
-            return Decision.waiting("following " + primary + ", which does not serve now; streamed from it until it stopped", true, "replica");
+            return Decision.waiting("following " + primary + ", which does not serve now; streamed from it until it stopped", true, Role.REPLICA);
         }
         if (local.running() && local.inRecovery() && primary.equals(local.upstream())) {
             return Decision.waiting("set to follow " + primary + ", not streaming from it yet (WAL receiver: "

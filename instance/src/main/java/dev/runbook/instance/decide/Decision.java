@@ -1,5 +1,6 @@
 package dev.runbook.instance.decide;
 
+import dev.runbook.postgres.contract.Role;
 import java.util.Set;
 
 /**
@@ -31,6 +32,6 @@ public record Decision(Step step, String upstream, String standbyNames, String w
 
     /** The primary, at work and ready, doing what keeps the others able to follow it. */
     static Decision upkeep(Step step, String why, Set<String> slots) {
-        return new Decision(step, "", "", why, true, "primary", slots);
+        return new Decision(step, "", "", why, true, Role.PRIMARY, slots);
     }
 }

@@ -1,5 +1,6 @@
 package dev.runbook.instance.observe;
 
+import dev.runbook.postgres.contract.Role;
 import java.time.Duration;
 import java.util.List;
 
@@ -55,7 +56,7 @@ public record Observation(
      * ({@code status.targetPrimary}) and its pod is not labelled fenced. Only then is its lease renewed.
      */
     public boolean entitled(String self) {
-        return podFound && clusterFound && self.equals(targetPrimary) && !"fenced".equals(roleLabel);
+        return podFound && clusterFound && self.equals(targetPrimary) && !Role.FENCED.equals(roleLabel);
     }
 
     /** The lease to renew now: the spec's, but no longer than the one already reported (a longer one is reported first). */

@@ -1,5 +1,6 @@
 package dev.runbook.instance.observe;
 
+import dev.runbook.postgres.contract.Role;
 import java.time.Duration;
 
 /**
@@ -20,6 +21,6 @@ public record PeerPod(String name, boolean exists, boolean terminating, boolean 
 
     /** It runs as primary and can be cloned from or followed. */
     public boolean servesAsPrimary() {
-        return exists && !terminating && "primary".equals(reportedRole);
+        return exists && !terminating && Role.PRIMARY.equals(reportedRole);
     }
 }

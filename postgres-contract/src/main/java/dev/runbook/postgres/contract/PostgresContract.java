@@ -6,7 +6,8 @@ package dev.runbook.postgres.contract;
  * reads, the HTTP paths of an instance, and the token audience of its endpoints. The instance manager
  * uses these constants; the runbook's rules and templates write the same keys as strings, and a test
  * checks that each one they write is named here (docs/reference/postgres-contract.md lists who writes
- * and who reads each key, and what it means).
+ * and who reads each key, and what it means). The values exchanged under these keys are named in
+ * {@link Role}, {@link PromotionReason} and {@link RestoreProgress}.
  */
 public final class PostgresContract {
 

@@ -16,7 +16,8 @@ class DocumentedPostgresFunctionExamplesTest extends FunctionPageExamples {
         super("postgres-contract.md", Map.of(
                 "Lsn", Lsn.class,
                 "Backups", Backups.class,
-                "ObjectStores", ObjectStores.class), Map.of(
+                "ObjectStores", ObjectStores.class,
+                "SlotWal", SlotWal.class), Map.of(
                 "Instant", Instant.class));
     }
 }

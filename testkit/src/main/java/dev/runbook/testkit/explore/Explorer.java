@@ -6,6 +6,7 @@ import dev.runbook.testkit.scenario.Scenario;
 import dev.runbook.testkit.scenario.ScenarioParser;
 import dev.runbook.testkit.scenario.ScenarioResult;
 import dev.runbook.testkit.scenario.ScenarioRunner;
+import dev.runbook.testkit.explore.fault.SpecEdit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,13 +47,17 @@ public final class Explorer {
     private final Invariants invariants;
     private final ExploreSpec spec;
     private final List<Fault> catalogue;
+    private final RandomSource.Edits edits;
 
     public Explorer(Path bundleDirectory, CompiledBundle bundle, Invariants invariants, ExploreSpec spec) {
         this.bundleDirectory = bundleDirectory;
         this.bundle = bundle;
         this.invariants = invariants;
         this.spec = spec;
-        this.catalogue = FaultCatalogue.of(spec, FaultCatalogue.userEdits(bundleDirectory, bundle.spec().primary().kind(), spec));
+        SpecEdit userEdits = FaultCatalogue.userEdits(bundleDirectory, bundle.spec().primary().kind(), spec);
+        this.catalogue = FaultCatalogue.of(spec, userEdits);
+        this.edits = userEdits == null || userEdits.fields().isEmpty() ? RandomSource.Edits.NONE
+                : new RandomSource.Edits(userEdits, spec.converge().status());
     }
 
     public List<Fault> catalogue() { return catalogue; }
@@ -65,7 +70,7 @@ public final class Explorer {
         int violations = 0;
         for (int run = 1; run <= options.runs(); run++) {
             SplittableRandom random = seeds.split();
-            Trial.Result result = trial.run(options.steps(), new RandomSource(catalogue, spec.tick(), random));
+            Trial.Result result = trial.run(options.steps(), new RandomSource(catalogue, spec.tick(), random, edits));
             if (result.finding() == null) continue;
             violations++;
             Finding finding = result.finding();
