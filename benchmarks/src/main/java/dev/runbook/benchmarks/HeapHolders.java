@@ -70,7 +70,6 @@ public final class HeapHolders {
         holders.put("Netty's pooled buffers", sum(heap, "io.netty.buffer.PooledByteBufAllocator"));
         holders.put("JOSDK's caches of the operator's own writes",
                 sum(heap, "io.javaoperatorsdk.operator.processing.event.source.informer.TemporaryResourceCache"));
-        holders.put("the operator's last status writes (WrittenPrimaries)", sum(heap, "dev.runbook.operator.record.WrittenPrimaries"));
         holders.put("the rest (classes' statics, the JDK, JOSDK's and fabric8's own structures)",
                 total - holders.values().stream().mapToLong(Long::longValue).sum());
 

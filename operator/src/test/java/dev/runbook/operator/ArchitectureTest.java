@@ -12,7 +12,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 /**
  * The import rules of docs/architecture.md ("What may import what"), checked on the compiled
  * production classes of the modules below the command line (the operator's test classpath holds rules,
- * engine and the test kit too; the cli module's RoomsTest checks the rooms above: the sandbox and the commands).
+ * engine and the test kit too). The rooms above, the sandbox and the commands, depend on the operator, so
+ * Maven refuses the reverse; RuntimeClasspathTest reads what the image's class path holds.
  * A rule that matches no class fails (ArchUnit's default), so a moved package cannot make a rule pass
  * by matching nothing.
  */
@@ -119,14 +120,22 @@ class ArchitectureTest {
                         "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
     }
 
+    /** The cycle runs the phases; the controller (the JOSDK wiring) runs the cycle, never the other way. */
     @Test
-    void observingAndActingComeBeforeRecording() {
-        check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.record.."));
+    void theCycleKnowsNotTheControllerThatRunsIt() {
+        check(noClasses().that().resideInAPackage("dev.runbook.operator.cycle..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.controller..",
+                        "dev.runbook.operator.runtime..", "dev.runbook.operator.command..", "dev.runbook.operator.reload.."));
+    }
+
+    /** The phases in their order: observe, then act (which reads back its writes through observe's informers), then record. */
+    @Test
+    void thePhasesAreLayeredObserveActRecord() {
         check(noClasses().that().resideInAPackage("dev.runbook.operator.observe..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.act.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.act..",
+                        "dev.runbook.operator.record.."));
         check(noClasses().that().resideInAPackage("dev.runbook.operator.act..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.observe.."));
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.record.."));
     }
 
     @Test

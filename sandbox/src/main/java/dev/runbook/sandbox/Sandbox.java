@@ -128,7 +128,8 @@ public final class Sandbox implements AutoCloseable {
                 LOG.debug("simulated controllers: {}", e.getMessage());
             }
         }, 0, CONTROLLER_TICK.toMillis(), TimeUnit.MILLISECONDS);
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock, timeline);
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace)).clock(clock)
+                .listener(timeline).build();
         operator.start();
     }
 

@@ -6,6 +6,7 @@ import dev.runbook.operator.command.Failures;
 import dev.runbook.operator.command.PolicyOption;
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.engine.compile.CompiledBundle;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.operator.controller.BundleRefusedException;
@@ -67,11 +68,9 @@ final class PackCommand implements Callable<Integer> {
                 BundleVetting vetting = new BundleVetting(granted);
                 String origin = bundle.toString();
                 try {
-                    BundleVetting.unpacked(origin, data, directory -> {
-                        CompiledBundle compiled = BundleArgument.compile(directory);
-                        for (Problem warning : compiled.warnings()) spec.commandLine().getErr().println("warning: " + warning);
-                        return vetting.checkCompiled(origin, directory, compiled);
-                    });
+                    CompiledBundle compiled = BundleArgument.compile(bundle);
+                    for (Problem warning : compiled.warnings()) spec.commandLine().getErr().println("warning: " + warning);
+                    vetting.checkCompiled(origin, BundleFiles.of(BundleConfigMaps.bundleFiles(origin, data)), compiled);
                 } catch (BundleRefusedException refusal) {
                     spec.commandLine().getErr().println(refusal.brief("nothing was printed: fix the bundle, or pack it anyway "
                             + "with --no-check", "runbook test " + bundle + (policy.file() == null ? "" : " --policy " + policy.file())

@@ -46,7 +46,8 @@ class TutorialIT {
         cluster.installCrd(bundle.resolve("crds/demos.demo.example.com.yaml"));
         CompiledBundle compiled = BundleCompiler.compile(BundleLoader.load(bundle));
 
-        try (RunbookOperator operator = new RunbookOperator(client, List.of(compiled), Set.of(namespace), Clock.systemUTC())) {
+        try (RunbookOperator operator = RunbookOperator.builder(client).bundles(List.of(compiled))
+                .namespaces(Set.of(namespace)).build()) {
             operator.start();
             GenericKubernetesResource sample = client.getKubernetesSerialization().unmarshal(
                     Files.readString(bundle.resolve("samples/demo.yaml")), GenericKubernetesResource.class);

@@ -1,9 +1,8 @@
 package dev.runbook.engine.bundle;
 
-import dev.runbook.engine.files.EditorFiles;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
-import dev.runbook.engine.yaml.TextFiles;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,25 +27,25 @@ public final class BundleLoader {
             throw new InvalidInputException(Problem.inFile(origin, "not a directory: give the path of a bundle "
                     + "(the directory that holds bundle.yaml)"));
         }
-        Path spec = directory.resolve(BundleSpecParser.FILE);
-        if (!Files.isRegularFile(spec)) {
+        return of(origin, BundleFiles.on(directory));
+    }
+
+    /**
+     * The compiled part of a bundle's files ({@code bundle.yaml}, {@code rules/*.drl}, {@code templates/*.yaml}),
+     * read as {@link #load} reads a directory: a ConfigMap's, compiled as the operator holds it.
+     *
+     * @throws InvalidInputException when there is no {@code bundle.yaml}
+     */
+    public static BundleSource of(String origin, BundleFiles bundle) {
+        String spec = bundle.read(BundleSpecParser.FILE, "a bundle file");
+        if (spec == null) {
             throw new InvalidInputException(Problem.inFile(origin + "/" + BundleSpecParser.FILE,
                     "missing: a bundle directory needs a bundle.yaml (see docs/reference/bundle.md)"));
         }
         Map<String, String> files = new LinkedHashMap<>();
-        files.put(BundleSpecParser.FILE, read(directory, spec));
-        addTree(directory, "rules", ".drl", files);
-        addTree(directory, "templates", ".yaml", files);
+        files.put(BundleSpecParser.FILE, spec);
+        for (String path : bundle.under("rules", ".drl")) files.put(path, bundle.read(path, "a bundle file"));
+        for (String path : bundle.under("templates", ".yaml")) files.put(path, bundle.read(path, "a bundle file"));
         return new BundleSource(origin, files);
-    }
-
-    private static void addTree(Path bundle, String sub, String extension, Map<String, String> into) {
-        for (Path file : EditorFiles.files(bundle.resolve(sub), extension)) {
-            into.put(bundle.relativize(file).toString().replace('\\', '/'), read(bundle, file));
-        }
-    }
-
-    private static String read(Path bundle, Path file) {
-        return TextFiles.read(file, bundle.relativize(file).toString(), TextFiles.MAX_INPUT_BYTES, "a bundle file");
     }
 }

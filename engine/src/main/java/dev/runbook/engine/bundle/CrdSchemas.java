@@ -1,5 +1,6 @@
 package dev.runbook.engine.bundle;
 
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -47,6 +48,15 @@ public record CrdSchemas(Map<String, String> files, Map<String, Map<String, Obje
             throw new UncheckedIOException(e);
         }
         return of(texts);
+    }
+
+    /** The CRDs among a bundle's files: {@code crds/*.yaml}, as {@link #read} finds them in a directory. */
+    public static CrdSchemas in(BundleFiles files) {
+        Map<String, String> texts = new TreeMap<>();
+        for (String path : files.under("crds", ".yaml")) {
+            if (path.indexOf('/', "crds/".length()) < 0) texts.put(path, files.read(path, "a CRD file"));
+        }
+        return texts.isEmpty() ? NONE : of(texts);
     }
 
     /** The CRDs in these texts, by path. */

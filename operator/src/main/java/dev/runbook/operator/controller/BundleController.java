@@ -1,5 +1,6 @@
 package dev.runbook.operator.controller;
 
+import dev.runbook.operator.observe.TrimmedCache;
 import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.Actor;

@@ -1,5 +1,6 @@
 package dev.runbook.operator.controller;
 
+import dev.runbook.operator.observe.TrimmedCache;
 import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.engine.bundle.SecondaryKind;
 import dev.runbook.operator.cycle.ReconcileCycle;

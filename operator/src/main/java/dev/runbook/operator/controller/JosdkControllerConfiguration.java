@@ -1,5 +1,7 @@
 package dev.runbook.operator.controller;
 
+import dev.runbook.operator.observe.MetadataChangeFilter;
+import dev.runbook.operator.observe.TrimmedCache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;

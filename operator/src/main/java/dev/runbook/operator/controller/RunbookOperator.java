@@ -72,37 +72,14 @@ public final class RunbookOperator implements AutoCloseable {
         }
     }
 
-    /**
-     * @param namespaces the namespaces to watch; empty for all of them
-     */
-    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock) {
-        this(client, bundles, namespaces, clock, CycleListener.NONE);
+    /** A builder of an operator on {@code client}, every other setting at its default until named. */
+    public static RunbookOperatorBuilder builder(KubernetesClient client) {
+        return new RunbookOperatorBuilder(client);
     }
 
-    /**
-     * @param bundles    the bundles to start with (more can be installed later); their source is their origin
-     * @param namespaces the namespaces to watch; empty for all of them
-     * @param listener   told about every recorded cycle
-     */
-    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
-                           CycleListener listener) {
-        this(client, bundles, namespaces, clock, listener, Policy.DEFAULT);
-    }
-
-    /**
-     * @param policy what the administrator lets each bundle touch (docs/security.md): every plan, and
-     *               every reloaded bundle's scenarios, are checked against it
-     */
-    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
-                           CycleListener listener, Policy policy) {
-        this(client, bundles, namespaces, clock, listener, policy, ReconcileThreads.byDefault());
-    }
-
-    /**
-     * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
-     */
-    public RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
-                           CycleListener listener, Policy policy, int reconcileThreads) {
+    /** Through {@link #builder}: each parameter is described there. */
+    RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
+                    CycleListener listener, Policy policy, int reconcileThreads) {
         String problem = ReconcileThreads.problem(reconcileThreads);
         if (problem != null) throw new IllegalArgumentException("reconcile threads " + reconcileThreads + ": " + problem);
         this.reconcileThreads = reconcileThreads;

@@ -16,6 +16,7 @@ import dev.runbook.operator.error.ErrorMapping;
 import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.RepeatedServerErrors;
 import dev.runbook.operator.error.TemporaryException;
+import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.record.Recorder;
 import dev.runbook.rules.action.EmitEvent;
@@ -34,13 +35,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * One reconcile cycle of one primary, phase by phase: observe (facts from the informer caches),
  * decide and check (the engine), act (only a valid plan, only in enforce mode and not paused), record
  * (status, condition, events), and the requeue: the soonest one a rule asked for, else the bundle's
- * reconcile period; {@link #SETTLE_DELAY} after a cycle that changed an object.
+ * reconcile period; {@link #SETTLE_DELAY} after a cycle that changed an object. Each step is a method
+ * that returns an immutable record ({@code Observed}, {@code Decided}, {@code Acted}, {@code Recorded})
+ * handed explicitly to the steps after it; a failure is one of those results, not a variable the steps
+ * share. The one thing the act and record steps both write to is the cycle's {@link CachedObjects}:
+ * what record compares with must include what act wrote.
  *
  * <p>Errors are caught here and mapped in one place ({@link ErrorMapping}): a permanent failure is
  * recorded and the cycle ends normally, to run again at the period or on the next change; a temporary
  * one is recorded when possible and thrown as {@link TemporaryException}, for JOSDK to retry with
- * backoff. Nothing is kept between cycles but the primary's last status write, until the informer
- * shows it ({@link Recorder#freshest}).
+ * backoff. Nothing is kept between cycles: the objects a cycle wrote are read back from the informers
+ * ({@link InformerCaches#written}).
  */
 public final class ReconcileCycle {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileCycle.class);
@@ -98,96 +103,154 @@ public final class ReconcileCycle {
 
     /** Runs the cycle; an object it did not observe is looked up in {@code informers} before the API server. */
     public Duration run(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries, InformerCaches informers) {
-        long started = System.nanoTime();
-        String cycleId = PROCESS + "-" + CYCLE_IDS.incrementAndGet();
-        // The one read of the active bundle: the whole cycle runs on it, whatever a reload does meanwhile.
-        ActiveBundle.Loaded loaded = active.current();
-        DecidingBundle bundle = loaded.bundle();
-        Instant now = clock.instant();
-        BundleSpec spec = bundle.spec();
-        // The primary as this operator last wrote it, when the informer has not caught up with that write yet.
-        Observation observation = loaded.observer().observe(recorder.freshest(primary), secondaries, now);
-        // What the informers hold, and what this cycle writes: the act and record phases send only differences.
-        CachedObjects cached = CachedObjects.of(observation, informers);
+        Observed observed = observe(primary, secondaries, informers);
+        Decided decided = decide(observed);
+        Acted acted = act(observed, decided);
+        Recorded recorded = record(observed, decided, acted);
+        return requeue(observed, decided, recorded);
+    }
 
-        BundleSpec.Mode mode = spec.mode();
-        boolean paused = false;
-        Decision decision = null;
-        List<AppliedAction> applied = List.of();
-        List<PlannedAction> statusActions = List.of();
-        PlannedAction failedAction = null;
-        Failure failure = null;
-        Throwable cause = null;
+    /**
+     * What the observe step saw: the cycle's id, the bundle it runs on (read once: the whole cycle runs
+     * on it, whatever a reload does meanwhile), its time, the observation, and what the informers hold
+     * (what the act and record steps compare with and write through, so that they send only differences).
+     */
+    private record Observed(String cycleId, DecidingBundle bundle, Instant now, Observation observation,
+                            CachedObjects cached, long startedNanos) {
+        Primary primary() { return observation.primary(); }
+    }
+
+    /** Why the cycle failed so far: the failure as classified, its cause, and the action that failed (null when none did). */
+    private record Failed(Failure failure, Throwable cause, PlannedAction action) {
+        static Failed of(RuntimeException error) {
+            return new Failed(ErrorMapping.classify(error), error, null);
+        }
+    }
+
+    /** The switches the cycle runs under, the decision (null when the rules came to none), and why it failed, if it did. */
+    private record Decided(Switches switches, Decision decision, Failed failed) {}
+
+    /** The actions applied with their outcomes, the status actions left to the record step, and why the cycle failed, if it did. */
+    private record Acted(List<AppliedAction> applied, List<PlannedAction> statusActions, Failed failed) {}
+
+    /** The report as recorded, why the cycle failed, and the error that kept the record from being written (null when it was). */
+    private record Recorded(CycleReport report, Failed failed, RuntimeException unrecorded) {
+        Recorded unrecorded(RuntimeException error) {
+            return new Recorded(report, failed, error);
+        }
+    }
+
+    private Observed observe(Map<String, Object> primary, List<List<Map<String, Object>>> secondaries, InformerCaches informers) {
+        long started = System.nanoTime();
+        ActiveBundle.Loaded loaded = active.current();
+        Instant now = clock.instant();
+        Observation observation = loaded.observer().observe(primary, secondaries, now);
+        return new Observed(PROCESS + "-" + CYCLE_IDS.incrementAndGet(), loaded.bundle(), now, observation,
+                CachedObjects.of(observation, informers), started);
+    }
+
+    private Decided decide(Observed observed) {
+        BundleSpec spec = observed.bundle().spec();
+        Switches switches = new Switches(spec.mode(), false);
         try {
-            Switches switches = Switches.of(observation.primary(), spec);
-            mode = switches.mode();
-            paused = switches.paused();
-            listener.decisionStarted(observation.primary());
+            switches = Switches.of(observed.primary(), spec);
+            listener.decisionStarted(observed.primary());
+            Decision decision;
             try {
-                decision = bundle.decide(observation, policy);
+                decision = observed.bundle().decide(observed.observation(), policy);
             } finally {
                 listener.decisionEnded();
             }
-            if (!decision.isValid()) {
-                failure = ErrorMapping.planRefused(decision);
-            } else if (switches.acts()) {
-                ActResult result = actor.act(decision.actions(), observation.primary(), cached, now,
-                        Map.of(dev.runbook.operator.kube.EventWriter.CYCLE_ANNOTATION, cycleId));
-                applied = result.applied();
-                statusActions = result.primaryStatus();
-                if (!result.isComplete()) {
-                    failedAction = result.failed();
-                    failure = serverErrors.judge(observation.primary().toString(), result.failure(),
-                            ErrorMapping.classify(result.failure()));
-                    cause = result.failure();
-                }
-            }
+            return new Decided(switches, decision,
+                    decision.isValid() ? null : new Failed(ErrorMapping.planRefused(decision), null, null));
         } catch (RuntimeException e) {
-            failure = ErrorMapping.classify(e);
-            cause = e;
+            return new Decided(switches, null, Failed.of(e));
         }
+    }
 
-        if (failure == null) serverErrors.succeeded(observation.primary().toString());
-        CycleReport report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision, applied,
-                failedAction, failure, Duration.ofNanos(System.nanoTime() - started), bundle.isolated());
+    /** Applies only a valid plan, in enforce mode and not paused. */
+    private Acted act(Observed observed, Decided decided) {
+        if (decided.failed() != null || !decided.switches().acts()) return new Acted(List.of(), List.of(), decided.failed());
         try {
-            try {
-                recorder.record(observation.primary(), report, cached, statusActions, now);
-            } catch (RuntimeException e) {
-                if (statusActions.isEmpty()) throw e;
-                // The status write carried the plan's status actions on the primary: they failed, as any action
-                // can (a value the schema refuses, conflicts that did not end); the cycle is recorded without
-                // them, naming them, and a temporary failure is retried as before.
-                ActionFailedException refused = statusFailed(statusActions, e);
-                if (failure == null) { // an action that failed earlier stays the cycle's failure
-                    failedAction = statusActions.get(0);
-                    failure = ErrorMapping.classify(refused);
-                    cause = refused;
-                }
-                List<PlannedAction> notWritten = statusActions;
-                report = new CycleReport(cycleId, bundle.name(), bundle.version(), mode, paused, decision,
-                        applied.stream().filter(a -> !notWritten.contains(a.planned())).toList(), failedAction, failure,
-                        report.took(), bundle.isolated());
-                recorder.record(observation.primary(), report, cached, List.of(), now);
-            }
+            ActResult result = actor.act(decided.decision().actions(), observed.primary(), observed.cached(), observed.now(),
+                    Map.of(EventWriter.CYCLE_ANNOTATION, observed.cycleId()));
+            Failed failed = result.isComplete() ? null : new Failed(serverErrors.judge(observed.primary().toString(),
+                    result.failure(), ErrorMapping.classify(result.failure())), result.failure(), result.failed());
+            return new Acted(result.applied(), result.primaryStatus(), failed);
         } catch (RuntimeException e) {
-            if (failure == null || !failure.isTemporary()) {
-                Failure recording = ErrorMapping.classify(e);
-                if (recording.isTemporary()) throw new TemporaryException(recording, e);
-                throw e;
-            }
-            LOG.debug("{}: could not record the temporary failure: {}", observation.primary(), e.getMessage());
-        } finally {
-            // Told even when the record phase failed: the cycle ran, and metrics must count it.
-            listener.cycleRecorded(observation.primary(), report);
-            log(observation.primary(), report);
+            return new Acted(List.of(), List.of(), Failed.of(e));
         }
-        if (failure != null) {
-            if (failure.isTemporary()) throw new TemporaryException(failure, cause);
+    }
+
+    /** Records the cycle on its primary, tells the listener (metrics count a cycle whose record failed too) and logs it. */
+    private Recorded record(Observed observed, Decided decided, Acted acted) {
+        if (acted.failed() == null) serverErrors.succeeded(observed.primary().toString());
+        CycleReport report = report(observed, decided, acted.applied(), acted.failed(),
+                Duration.ofNanos(System.nanoTime() - observed.startedNanos()));
+        Recorded recorded = write(observed, decided, acted.statusActions(), new Recorded(report, acted.failed(), null));
+        listener.cycleRecorded(observed.primary(), recorded.report());
+        log(observed.primary(), recorded.report());
+        return recorded;
+    }
+
+    /**
+     * Writes the record. When the status write carried the plan's status actions on the primary and
+     * failed, they failed, as any action can (a value the schema refuses, conflicts that did not end):
+     * the cycle is recorded without them, naming them, and a temporary failure is retried as before.
+     */
+    private Recorded write(Observed observed, Decided decided, List<PlannedAction> statusActions, Recorded recorded) {
+        try {
+            recorder.record(observed.primary(), recorded.report(), observed.cached(), statusActions, observed.now());
+            return recorded;
+        } catch (RuntimeException e) {
+            if (statusActions.isEmpty()) return recorded.unrecorded(e);
+            ActionFailedException refused = statusFailed(statusActions, e);
+            // An action that failed earlier stays the cycle's failure.
+            Failed failed = recorded.failed() != null ? recorded.failed()
+                    : new Failed(ErrorMapping.classify(refused), refused, statusActions.get(0));
+            List<AppliedAction> written = recorded.report().applied().stream()
+                    .filter(a -> !statusActions.contains(a.planned())).toList();
+            Recorded withoutStatus = new Recorded(report(observed, decided, written, failed, recorded.report().took()), failed, null);
+            try {
+                recorder.record(observed.primary(), withoutStatus.report(), observed.cached(), List.of(), observed.now());
+                return withoutStatus;
+            } catch (RuntimeException again) {
+                return withoutStatus.unrecorded(again);
+            }
+        }
+    }
+
+    private static CycleReport report(Observed observed, Decided decided, List<AppliedAction> applied, Failed failed,
+                                      Duration took) {
+        DecidingBundle bundle = observed.bundle();
+        return new CycleReport(observed.cycleId(), bundle.name(), bundle.version(), decided.switches().mode(),
+                decided.switches().paused(), decided.decision(), applied, failed == null ? null : failed.action(),
+                failed == null ? null : failed.failure(), took, bundle.isolated());
+    }
+
+    /**
+     * When to run again: the soonest requeue a rule asked for, else the period; {@link #SETTLE_DELAY}
+     * after a change. A temporary failure, or a record that could not be written for a temporary reason,
+     * is thrown for JOSDK to retry with backoff; a permanent failure waits for the period.
+     */
+    private Duration requeue(Observed observed, Decided decided, Recorded recorded) {
+        Failed failed = recorded.failed();
+        RuntimeException unrecorded = recorded.unrecorded();
+        if (unrecorded != null) {
+            if (failed == null || !failed.failure().isTemporary()) {
+                Failure recording = ErrorMapping.classify(unrecorded);
+                if (recording.isTemporary()) throw new TemporaryException(recording, unrecorded);
+                throw unrecorded;
+            }
+            LOG.debug("{}: could not record the temporary failure: {}", observed.primary(), unrecorded.getMessage());
+        }
+        BundleSpec spec = observed.bundle().spec();
+        if (failed != null) {
+            if (failed.failure().isTemporary()) throw new TemporaryException(failed.failure(), failed.cause());
             return spec.reconcilePeriod();
         }
-        Duration requeue = decision.requeueAfter().orElse(spec.reconcilePeriod());
-        if (changedSomething(report) && SETTLE_DELAY.compareTo(requeue) < 0) requeue = SETTLE_DELAY;
+        Duration requeue = decided.decision().requeueAfter().orElse(spec.reconcilePeriod());
+        if (changedSomething(recorded.report()) && SETTLE_DELAY.compareTo(requeue) < 0) requeue = SETTLE_DELAY;
         return requeue.compareTo(MIN_REQUEUE) < 0 ? MIN_REQUEUE : requeue;
     }
 

@@ -1,23 +1,19 @@
 package dev.runbook.operator.isolation;
 
 import dev.runbook.engine.bundle.BundleLoader;
-import dev.runbook.engine.bundle.BundleSource;
+
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.engine.decide.FiringLimitExceededException;
 import dev.runbook.engine.decide.RuleFailedException;
-import dev.runbook.engine.files.FileTrees;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.reload.BundleVetting;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -38,17 +34,17 @@ final class WorkerRequests {
         Policy given = PolicyWire.read(in);
         boolean vet = in.readBoolean();
         in.end();
-        Path directory = null;
         try {
-            directory = write(origin, files);
+            // Compiled and vetted as the operator sent the files, in memory: nothing is written to disk.
+            BundleFiles bundleFiles = BundleFiles.of(files);
             int scenarios = 0;
             CompiledBundle compiled;
             if (vet) {
-                BundleVetting.Vetted vetted = new BundleVetting(given).vet(origin, directory);
+                BundleVetting.Vetted vetted = new BundleVetting(given).vet(origin, bundleFiles);
                 compiled = (CompiledBundle) vetted.bundle();
                 scenarios = vetted.scenarios();
             } else {
-                compiled = compile(origin, directory);
+                compiled = compile(origin, bundleFiles);
             }
             bundle = compiled;
             policy = given;
@@ -58,8 +54,6 @@ final class WorkerRequests {
         } catch (BundleRefusedException refusal) {
             return new Frames.Frame(id, Frames.REFUSED, new Wire.Out().writeString(refusal.getMessage())
                     .writeString(refusal.headline()).writeStrings(refusal.details()).toBytes());
-        } finally {
-            FileTrees.deleteQuietly(directory);
         }
     }
 
@@ -90,27 +84,9 @@ final class WorkerRequests {
         return new Frames.Frame(id, kind, new Wire.Out().writeString(String.valueOf(message)).toBytes());
     }
 
-    /** The bundle's files, written to a directory of this worker's own (its /tmp is its own too). */
-    private static Path write(String origin, Map<String, String> files) {
+    private static CompiledBundle compile(String origin, BundleFiles files) {
         try {
-            Path directory = Files.createTempDirectory("runbook-bundle-");
-            for (Map.Entry<String, String> file : files.entrySet()) {
-                Path path = directory.resolve(file.getKey()).normalize();
-                if (!path.startsWith(directory) || path.equals(directory)) {
-                    throw new BundleRefusedException(origin + ": refused: a file outside the bundle: " + file.getKey());
-                }
-                Files.createDirectories(path.getParent());
-                Files.writeString(path, file.getValue());
-            }
-            return directory;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static CompiledBundle compile(String origin, Path directory) {
-        try {
-            return BundleCompiler.compile(new BundleSource(origin, BundleLoader.load(directory).files()));
+            return BundleCompiler.compile(BundleLoader.of(origin, files));
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());

@@ -52,7 +52,6 @@ public final class Recorder {
     private final String fieldManager;
     private final ConflictRetry conflicts;
     private final ConditionGenerations conditionGenerations;
-    private final WrittenPrimaries written;
 
     /** @param kind the primary kind, named in what {@link ConditionGenerations} logs */
     public Recorder(KubeApi api, EventWriter events, String fieldManager, String kind) {
@@ -65,15 +64,6 @@ public final class Recorder {
         this.fieldManager = fieldManager;
         this.conflicts = conflicts;
         this.conditionGenerations = new ConditionGenerations(kind);
-        this.written = new WrittenPrimaries(fieldManager);
-    }
-
-    /**
-     * The primary a cycle should start from: the informer's copy, or this recorder's last status write
-     * of it while the informer has not shown that write yet ({@link WrittenPrimaries}).
-     */
-    public Map<String, Object> freshest(Map<String, Object> cached) {
-        return written.freshest(cached);
     }
 
     /** Records the cycle, reading the primary from the API server. */
@@ -117,8 +107,8 @@ public final class Recorder {
             try {
                 Map<String, Object> stored = api.mergePatchStatus(ref, patch, fieldManager);
                 conditionGenerations.learn(diff, stored);
+                // Into the primary informer too: the next cycle starts from this write even before the watch shows it.
                 cached.written(ref, current.get(), stored);
-                written.wrote(ref, Maps.resourceVersion(current.get()), stored);
                 return current;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404 && known.isPresent()) return Optional.empty(); // gone since it was cached

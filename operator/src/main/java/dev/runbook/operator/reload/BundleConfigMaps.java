@@ -89,6 +89,31 @@ public final class BundleConfigMaps {
      * @throws InvalidInputException naming each key that is not a bundle file
      */
     public static void unpack(String origin, Map<String, String> data, Path into) {
+        check(origin, data);
+        data.forEach((key, text) -> {
+            Path file = into.resolve(path(key));
+            try {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, text == null ? "" : text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /**
+     * The bundle's files that ConfigMap data carries, by path, once every key is checked to be a bundle file.
+     *
+     * @param origin names the ConfigMap in messages
+     * @throws InvalidInputException naming each key that is not a bundle file
+     */
+    public static Map<String, String> bundleFiles(String origin, Map<String, String> data) {
+        check(origin, data);
+        return files(data);
+    }
+
+    /** Checks that {@code data} holds {@code bundle.yaml} and that every key is a bundle file. */
+    private static void check(String origin, Map<String, String> data) {
         List<Problem> problems = new ArrayList<>();
         if (!data.containsKey(BundleSpecParser.FILE)) {
             problems.add(Problem.inFile(origin, "no key bundle.yaml: a bundle ConfigMap holds bundle.yaml and its files "
@@ -102,15 +127,6 @@ public final class BundleConfigMaps {
             }
         });
         if (!problems.isEmpty()) throw new InvalidInputException(problems);
-        data.forEach((key, text) -> {
-            Path file = into.resolve(path(key));
-            try {
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, text == null ? "" : text, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
     }
 
     /** {@code bundle.yaml}, or a path under one of {@link #DIRECTORIES} with no empty, "." or ".." part. */

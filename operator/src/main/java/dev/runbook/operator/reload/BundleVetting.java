@@ -10,7 +10,7 @@ import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.isolation.IsolatedBundle;
 import dev.runbook.operator.isolation.WorkerLauncher;
 import dev.runbook.engine.containment.ContainedRun;
-import dev.runbook.engine.files.FileTrees;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.containment.RuleContainmentException;
 import dev.runbook.testkit.invariant.Invariants;
 import dev.runbook.engine.policy.Policy;
@@ -23,9 +23,6 @@ import dev.runbook.testkit.scenario.ScenarioRunner;
 import dev.runbook.testkit.scenario.ScenarioSuite;
 import dev.runbook.operator.controller.BundleRefusedException;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,39 +44,24 @@ public final class BundleVetting implements ContentVetting {
     static final int SHOWN_NAMES = 3;
 
     /**
-     * Vets the bundle a ConfigMap's data carries ({@link BundleConfigMaps} keys), unpacked into a
-     * temporary directory that is deleted afterwards. Where the policy isolates ConfigMap bundles (the
-     * default), it is compiled and its scenarios run in a worker process ({@link IsolatedBundle}), which
-     * then decides its cycles; else in this process.
+     * Vets the bundle a ConfigMap's data carries ({@link BundleConfigMaps} keys), as its files are held in
+     * memory: nothing is written to disk. Where the policy isolates ConfigMap bundles (the default), it is
+     * compiled and its scenarios run in a worker process ({@link IsolatedBundle}), which then decides its
+     * cycles; else in this process.
      *
      * @param source names the ConfigMap in messages ({@code configmap/NAMESPACE/NAME})
      */
     @Override
     public Vetted vetData(String source, Map<String, String> data) {
-        return unpacked(source, data, directory -> policy.isolation().configMaps() == Isolation.Trust.ISOLATED
-                ? vetIsolated(source, directory, data) : vet(source, directory));
-    }
-
-    /**
-     * Runs {@code vetting} on the bundle a ConfigMap's data carries, unpacked into a temporary directory
-     * that is deleted afterwards: what the operator vets is exactly what the ConfigMap holds.
-     */
-    public static <T> T unpacked(String source, Map<String, String> data, java.util.function.Function<Path, T> vetting) {
-        Path directory = null;
+        Map<String, String> files;
         try {
-            directory = Files.createTempDirectory("runbook-bundle-");
-            try {
-                BundleConfigMaps.unpack(source, data, directory);
-            } catch (InvalidInputException e) {
-                throw new BundleRefusedException(source + ": refused: not a bundle ConfigMap",
-                        e.getProblems().stream().map(Problem::toString).toList());
-            }
-            return vetting.apply(directory);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            FileTrees.deleteQuietly(directory);
+            files = BundleConfigMaps.bundleFiles(source, data);
+        } catch (InvalidInputException e) {
+            throw new BundleRefusedException(source + ": refused: not a bundle ConfigMap",
+                    e.getProblems().stream().map(Problem::toString).toList());
         }
+        return policy.isolation().configMaps() == Isolation.Trust.ISOLATED
+                ? vetIsolated(source, files) : vet(source, BundleFiles.of(files));
     }
 
     private final Policy policy;
@@ -98,12 +80,12 @@ public final class BundleVetting implements ContentVetting {
         this.policy = policy;
     }
 
-    /** The bundle in {@code directory}, read here, compiled and vetted in a worker that then decides its cycles. */
-    private Vetted vetIsolated(String origin, Path directory, Map<String, String> data) {
+    /** The bundle of these files, compiled and vetted in a worker that then decides its cycles. */
+    private Vetted vetIsolated(String origin, Map<String, String> files) {
         IsolatedBundle bundle;
         try {
-            bundle = IsolatedBundle.load(new BundleSource(origin, BundleLoader.load(directory).files()),
-                    BundleConfigMaps.files(data), policy, WorkerLauncher.of(policy.isolation(), ReconcileThreads.byDefault()), true);
+            bundle = IsolatedBundle.load(BundleLoader.of(origin, BundleFiles.of(files)), files, policy,
+                    WorkerLauncher.of(policy.isolation(), ReconcileThreads.byDefault()), true);
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
@@ -117,60 +99,64 @@ public final class BundleVetting implements ContentVetting {
         return new Vetted(bundle, bundle.scenarios());
     }
 
+    /** Compiles and vets the bundle in {@code directory} in this process, as {@link #vet(String, BundleFiles)}. */
+    public Vetted vet(String origin, Path directory) {
+        return vet(origin, BundleFiles.on(directory));
+    }
+
     /**
-     * Compiles and vets the bundle in this process.
+     * Compiles and vets the bundle of these files in this process.
      *
-     * @param origin    names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})
-     * @param directory the bundle's files
+     * @param origin names the bundle in messages and becomes its source's origin (e.g. {@code configmap ns/name})
      * @throws BundleRefusedException with every problem as {@code file:line:col: message}, or every failing scenario
      */
-    public Vetted vet(String origin, Path directory) {
+    public Vetted vet(String origin, BundleFiles files) {
         CompiledBundle bundle;
         try {
-            BundleSource files = BundleLoader.load(directory);
-            bundle = BundleCompiler.compile(new BundleSource(origin, files.files()));
+            bundle = BundleCompiler.compile(BundleLoader.of(origin, files));
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: the bundle does not compile",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
-        return new Vetted(bundle, checkCompiled(origin, directory, bundle));
+        return new Vetted(bundle, checkCompiled(origin, files, bundle));
     }
 
     /**
      * Everything vetting checks once the bundle compiled: what the policy says of the bundle itself (it
      * grants a namespace, it lets it read the cluster-scoped kinds it declares), then every scenario.
      *
+     * @param files the bundle's files: its scenarios, their state files and its invariants are read from them
      * @return how many scenarios passed (all of them)
      * @throws BundleRefusedException naming what the policy refuses, or the failing scenarios
      */
-    public int checkCompiled(String origin, Path directory, CompiledBundle bundle) {
+    public int checkCompiled(String origin, BundleFiles files, CompiledBundle bundle) {
         String refusal = PolicyRefusals.of(bundle.spec(), policy);
         if (refusal != null) throw new BundleRefusedException(origin + ": refused: " + refusal);
-        return checkScenarios(origin, directory, bundle);
+        return checkScenarios(origin, files, bundle);
     }
 
     /**
-     * Runs every scenario of the bundle in {@code directory} on its compiled {@code bundle}.
+     * Runs every scenario of the bundle of these files on its compiled {@code bundle}.
      *
      * @return how many passed (all of them)
      * @throws BundleRefusedException when there are none, one is not valid, or any fails: naming the
      *                                failing ones and the first difference first
      */
-    public int checkScenarios(String origin, Path directory, CompiledBundle bundle) {
-        if (!Files.isDirectory(directory.resolve(ScenarioSuite.DIRECTORY))) {
+    public int checkScenarios(String origin, BundleFiles files, CompiledBundle bundle) {
+        if (files.under(ScenarioSuite.DIRECTORY, "").isEmpty()) {
             throw new BundleRefusedException(origin + ": refused: the bundle has no scenarios (tests/*.yaml): a bundle "
                     + "is reloaded only when its scenarios pass (see docs/testing.md)");
         }
         List<Scenario> scenarios;
         try {
-            scenarios = ScenarioSuite.read(directory, List.of());
+            scenarios = ScenarioSuite.read(files);
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: its scenario files are not valid",
                     e.getProblems().stream().map(Problem::toString).toList());
         }
         ScenarioRunner runner;
         try {
-            runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.load(directory), policy);
+            runner = new ScenarioRunner(java.time.Clock.systemUTC(), Invariants.of(files), policy);
         } catch (InvalidInputException e) {
             throw new BundleRefusedException(origin + ": refused: its invariants do not compile",
                     e.getProblems().stream().map(Problem::toString).toList());

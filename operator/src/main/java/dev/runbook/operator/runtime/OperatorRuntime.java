@@ -203,8 +203,9 @@ public final class OperatorRuntime implements AutoCloseable {
                 : LastAccepted.restore(client, settings.bundleNamespace(), verdicts);
         Map<String, DecidingBundle> accepted = new LinkedHashMap<>();
         restored.forEach(r -> accepted.put(r.source(), r.bundle()));
-        RunbookOperator starting = new RunbookOperator(client, settings.bundles(), settings.namespaces(), clock, listener,
-                settings.policy(), settings.reconcileThreads());
+        RunbookOperator starting = RunbookOperator.builder(client).bundles(settings.bundles())
+                .namespaces(settings.namespaces()).clock(clock).listener(listener).policy(settings.policy())
+                .reconcileThreads(settings.reconcileThreads()).build();
         starting.start(accepted);
         operator = starting;
         for (DecidingBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);

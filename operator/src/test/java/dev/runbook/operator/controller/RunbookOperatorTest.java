@@ -25,7 +25,7 @@ class RunbookOperatorTest {
     void twoBundlesForOneKindAreRefused() {
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
                 .withMasterUrl("https://127.0.0.1:1").build()).build()) {
-            assertThatThrownBy(() -> new RunbookOperator(client, List.of(WEB_APP, WEB_APP), Set.of(), Clock.systemUTC()))
+            assertThatThrownBy(() -> RunbookOperator.builder(client).bundles(List.of(WEB_APP, WEB_APP)).build())
                     .isInstanceOf(IllegalArgumentException.class).hasMessage("two bundles are named web-app: bundle names must differ");
         }
     }
@@ -34,7 +34,8 @@ class RunbookOperatorTest {
     void anUnreachableClusterStopsTheStart() {
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
                 .withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).build()).build();
-             RunbookOperator operator = new RunbookOperator(client, List.of(WEB_APP), Set.of("demo"), Clock.systemUTC())) {
+             RunbookOperator operator = RunbookOperator.builder(client).bundles(List.of(WEB_APP))
+                     .namespaces(Set.of("demo")).build()) {
             assertThatThrownBy(operator::start).isInstanceOf(RuntimeException.class);
         }
     }
@@ -43,7 +44,8 @@ class RunbookOperatorTest {
     void thePrimaryKindIsReadAsItsOwnClass() {
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
                 .withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).build()).build();
-             RunbookOperator operator = new RunbookOperator(client, List.of(WEB_APP), Set.of("demo"), Clock.systemUTC())) {
+             RunbookOperator operator = RunbookOperator.builder(client).bundles(List.of(WEB_APP))
+                     .namespaces(Set.of("demo")).build()) {
             String json = "{\"apiVersion\":\"test.runbook.dev/v1\",\"kind\":\"WebApp\",\"metadata\":{\"name\":\"shop\"},"
                     + "\"spec\":{\"replicas\":2,\"image\":\"nginx\"}}";
             assertThat((Object) client.getKubernetesSerialization().unmarshal(json)).as("before the controller is made")

@@ -56,7 +56,8 @@ class CleanupIT {
     @BeforeEach
     void startOperator() {
         clock = new SteppedClock();
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock, new Cycles());
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace)).clock(clock)
+                .listener(new Cycles()).build();
         operator.start();
     }
 

@@ -104,8 +104,8 @@ class IdleCycleRequestsIT {
         };
         CountingClient counting = new CountingClient(cluster);
         try (KubernetesClient operatorClient = counting.client();
-             RunbookOperator operator = new RunbookOperator(operatorClient, List.of(bundle), Set.of(namespace),
-                     Clock.systemUTC(), listener)) {
+             RunbookOperator operator = RunbookOperator.builder(operatorClient).bundles(List.of(bundle))
+                     .namespaces(Set.of(namespace)).listener(listener).build()) {
             operator.start();
             admin.secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata().withName("shop-db")
                     .addToLabels("app.kubernetes.io/instance", "shop").endMetadata().addToStringData("password", "x").build()).create();

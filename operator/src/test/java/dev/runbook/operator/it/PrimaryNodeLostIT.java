@@ -77,7 +77,8 @@ class PrimaryNodeLostIT {
         pg = new SamplePostgresCluster(client, namespace);
         clock = new SteppedClock();
         heartbeats = new NodeHeartbeats(client);
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock);
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace)).clock(clock)
+                .build();
         operator.start();
     }
 

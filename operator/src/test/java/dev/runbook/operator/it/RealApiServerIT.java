@@ -61,7 +61,7 @@ class RealApiServerIT {
 
     @BeforeEach
     void startOperator() {
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC());
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace)).build();
         operator.start();
     }
 

@@ -71,7 +71,8 @@ class WebAppOperatorIT {
     @BeforeEach
     void startOperator() {
         cycles = new Cycles();
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), cycles);
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace))
+                .listener(cycles).build();
         operator.start();
     }
 
@@ -266,8 +267,8 @@ class WebAppOperatorIT {
         List<String> apps = List.of("a", "b", "c", "d");
 
         // One thread: four WebApps created at once still converge, every cycle on that one thread.
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), recordingThreads,
-                Policy.DEFAULT, 1);
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace))
+                .listener(recordingThreads).reconcileThreads(1).build();
         operator.start();
         apps.forEach(name -> create(name, Map.of("greeting", name), Map.of()));
         apps.forEach(this::awaitConverged);
@@ -276,16 +277,16 @@ class WebAppOperatorIT {
         // Three: the four primaries' first cycles after a start are handed to three threads.
         operator.close();
         threads.clear();
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), recordingThreads,
-                Policy.DEFAULT, 3);
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace))
+                .listener(recordingThreads).reconcileThreads(3).build();
         operator.start();
         await().atMost(TestCluster.CONVERGE).until(() -> threads.size() == 3);
     }
 
     @Test
     void noReconcileThreadIsRefused() {
-        assertThatThrownBy(() -> new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(),
-                CycleListener.NONE, Policy.DEFAULT, 0))
+        assertThatThrownBy(() -> RunbookOperator.builder(client).bundles(List.of(bundle))
+                .namespaces(Set.of(namespace)).reconcileThreads(0).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("reconcile threads 0: give at least 1");
     }
 

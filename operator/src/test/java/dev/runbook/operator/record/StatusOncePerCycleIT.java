@@ -80,7 +80,8 @@ class StatusOncePerCycleIT {
             }
         };
         try (KubernetesClient client = counting.client();
-             RunbookOperator operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC(), listener)) {
+             RunbookOperator operator = RunbookOperator.builder(client).bundles(List.of(bundle))
+                     .namespaces(Set.of(namespace)).listener(listener).build()) {
             operator.start();
             Map<String, Object> app = create();
             ObjectRef shop = Maps.refOf(app);
@@ -120,8 +121,8 @@ class StatusOncePerCycleIT {
         cluster.failNext("PATCH", "/apis/test.runbook.dev/v1/namespaces/" + namespace
                 + "/webapps/shop/status?fieldManager=runbook-web-app", 422, 1);
         Cycles cycles = new Cycles();
-        try (RunbookOperator operator = new RunbookOperator(cluster.client(), List.of(bundle), Set.of(namespace),
-                Clock.systemUTC(), cycles)) {
+        try (RunbookOperator operator = RunbookOperator.builder(cluster.client()).bundles(List.of(bundle))
+                .namespaces(Set.of(namespace)).listener(cycles).build()) {
             operator.start();
             create();
 

@@ -69,7 +69,7 @@ class HotReloadIT {
         greeted = new GreeterApps(client, apps);
         cycles = new Cycles();
         reloads = new Reloads();
-        operator = new RunbookOperator(client, List.of(), Set.of(apps), Clock.systemUTC(), cycles);
+        operator = RunbookOperator.builder(client).namespaces(Set.of(apps)).listener(cycles).build();
         operator.start();
         reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
         reloader.start();
@@ -199,7 +199,8 @@ class HotReloadIT {
         reloader.close();
         operator.close();
         var image = dev.runbook.engine.compile.BundleCompiler.compile(dev.runbook.engine.bundle.BundleLoader.load(GREETER));
-        operator = new RunbookOperator(client, List.of(image), Set.of(apps), Clock.systemUTC(), cycles);
+        operator = RunbookOperator.builder(client).bundles(List.of(image)).namespaces(Set.of(apps)).listener(cycles)
+                .build();
         operator.start();
         reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
         reloader.start();
@@ -325,8 +326,8 @@ class HotReloadIT {
         operator.close();
         Isolation inProcess = new Isolation(Isolation.Trust.IN_PROCESS, Isolation.Trust.IN_PROCESS, Isolation.Worker.SANDBOX,
                 null, Isolation.DEFAULT_HEAP_MIB, Isolation.DEFAULT_WORKER_CPU);
-        operator = new RunbookOperator(client, List.of(), Set.of(apps), Clock.systemUTC(), cycles,
-                Policy.DEFAULT.withIsolation(inProcess));
+        operator = RunbookOperator.builder(client).namespaces(Set.of(apps)).listener(cycles)
+                .policy(Policy.DEFAULT.withIsolation(inProcess)).build();
         operator.start();
         reloader = new BundleReloader(client, system, operator, reloads, Clock.systemUTC());
         reloader.start();

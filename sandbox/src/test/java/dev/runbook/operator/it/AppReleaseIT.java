@@ -68,7 +68,7 @@ class AppReleaseIT {
         controllers = new MockControllers(cluster, api, namespace, List.of(bundle.spec().primary().kind(),
                 new Kind("v1", "Pod"), new Kind("apps/v1", "Deployment"), new Kind("batch/v1", "Job"),
                 new Kind("v1", "Service"), new Kind("v1", "ConfigMap")), Clock.systemUTC());
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), Clock.systemUTC());
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace)).build();
         operator.start();
     }
 

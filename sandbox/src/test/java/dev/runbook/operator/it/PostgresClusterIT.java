@@ -96,7 +96,8 @@ class PostgresClusterIT {
             }
         }, 0, CONTROLLER_TICK.toMillis(), TimeUnit.MILLISECONDS);
         cycles = new Cycles();
-        operator = new RunbookOperator(client, List.of(bundle), Set.of(namespace), clock, cycles);
+        operator = RunbookOperator.builder(client).bundles(List.of(bundle)).namespaces(Set.of(namespace)).clock(clock)
+                .listener(cycles).build();
         operator.start();
     }
 

@@ -50,7 +50,7 @@ public final class ExploreSpecParser {
         if (now == null) throw map.error("now", "missing: runs start at a fixed time, e.g. now: 2026-11-30T09:00:00Z");
         if (map.list("state").isEmpty()) throw map.error("state", "missing: the objects every run starts from, e.g. - file: samples/healthy.yaml");
         Path absoluteBundle = bundle.toAbsolutePath().normalize();
-        List<ObservedObject> state = new ScenarioParser(absoluteBundle).state(file, absoluteBundle, map);
+        List<ObservedObject> state = new ScenarioParser(absoluteBundle).state(file, map);
         List<Path> stateFiles = new ArrayList<>();
         List<Map<String, Object>> inline = new ArrayList<>();
         for (Node item : map.list("state")) {

@@ -1,6 +1,6 @@
 package dev.runbook.testkit.invariant;
 
-import dev.runbook.engine.files.EditorFiles;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.problem.InvalidInputException;
@@ -18,10 +18,6 @@ import org.kie.api.event.rule.ObjectUpdatedEvent;
 import org.kie.api.event.rule.RuleRuntimeEventListener;
 import org.kie.api.runtime.KieSession;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -58,16 +54,17 @@ public final class Invariants {
      * @throws InvalidInputException with every DRL problem as {@code invariants/FILE:line:col: message}
      */
     public static Invariants load(Path bundle) {
-        Path dir = bundle.resolve(DIRECTORY);
-        if (!Files.isDirectory(dir)) return NONE;
+        return of(BundleFiles.on(bundle));
+    }
+
+    /**
+     * Compiles {@code invariants/*.drl} of a bundle's files; {@link #NONE} when there is none.
+     *
+     * @throws InvalidInputException with every DRL problem as {@code invariants/FILE:line:col: message}
+     */
+    public static Invariants of(BundleFiles files) {
         Map<String, String> drl = new TreeMap<>();
-        try {
-            for (Path file : EditorFiles.files(dir, ".drl")) {
-                drl.put(bundle.relativize(file).toString().replace('\\', '/'), Files.readString(file, StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        for (String path : files.under(DIRECTORY, ".drl")) drl.put(path, files.read(path, "an invariants file"));
         return compile(drl);
     }
 

@@ -6,7 +6,7 @@ import dev.runbook.engine.state.ObservedObject;
 import dev.runbook.engine.state.ApiTypes;
 import dev.runbook.engine.state.StateFiles;
 import dev.runbook.engine.bundle.CrdSchemas;
-import dev.runbook.engine.yaml.TextFiles;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.yaml.YamlFile;
 import dev.runbook.engine.yaml.YamlMap;
 import dev.runbook.rules.function.Durations;
@@ -15,7 +15,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,23 +47,42 @@ public final class ScenarioParser {
     static final List<String> PROBLEM_KINDS = List.of(
             "CONFLICT", "TOO_MANY_ACTIONS", "OTHER_NAMESPACE", "PROTECTED_KIND", "TEMPLATE");
 
+    /** Where the bundle's files are read from: its directory, or its files in memory. */
+    private final BundleFiles files;
+    /** The bundle directory, for files given by a path of their own; null for a bundle in memory. */
     private final Path bundle;
     /** What the API server would send: the state's values are checked against it (labels are strings, the bundle's CRDs). */
     private final ApiTypes types;
 
     /** @param bundle the bundle directory; file names in messages are relative to it */
     public ScenarioParser(Path bundle) {
-        this.bundle = bundle;
-        this.types = ApiTypes.of(CrdSchemas.read(bundle));
+        this(BundleFiles.on(bundle), bundle, CrdSchemas.read(bundle));
     }
 
+    /** A parser of the scenarios of a bundle held in memory, by path ({@code tests/failover.yaml}). */
+    public ScenarioParser(BundleFiles files, CrdSchemas crds) {
+        this(files, null, crds);
+    }
+
+    private ScenarioParser(BundleFiles files, Path bundle, CrdSchemas crds) {
+        this.files = files;
+        this.bundle = bundle;
+        this.types = ApiTypes.of(crds);
+    }
+
+    /** The scenarios of a file of the bundle's directory (or one outside it, named relative to it). */
     public List<Scenario> parse(Path file) {
-        String name = bundle.relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/');
-        String text = TextFiles.read(file, name, TextFiles.MAX_INPUT_BYTES, "a scenario file");
+        return parse(bundle.relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/'));
+    }
+
+    /** The scenarios of the file at {@code name}, relative to the bundle: names in messages and state files are relative to it. */
+    public List<Scenario> parse(String name) {
+        String text = files.read(name, "a scenario file");
+        if (text == null) throw new InvalidInputException(Problem.inFile(name, "no such scenario file"));
         List<Scenario> scenarios = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node document : YamlFile.documents(name, text)) {
-            Scenario scenario = scenario(name, file.toAbsolutePath().getParent(), YamlMap.root(name, document));
+            Scenario scenario = scenario(name, YamlMap.root(name, document));
             if (!names.add(scenario.name())) {
                 throw new InvalidInputException(new Problem(name, scenario.line(), 1,
                         "name: '" + scenario.name() + "' is used twice in this file: give each scenario its own name"));
@@ -77,7 +95,7 @@ public final class ScenarioParser {
         return scenarios;
     }
 
-    private Scenario scenario(String file, Path dir, YamlMap map) {
+    private Scenario scenario(String file, YamlMap map) {
         map.allowOnly(SCENARIO_KEYS.toArray(String[]::new));
         String name = map.string("name", "say what the scenario shows, e.g. \"a failed primary is replaced\"");
         Instant now = map.optional("now", null, ScenarioParser::instant);
@@ -89,7 +107,7 @@ public final class ScenarioParser {
         if (paramMap != null) {
             for (String key : paramMap.keys()) params.put(key, paramMap.java(key));
         }
-        List<ObservedObject> state = state(file, dir, map);
+        List<ObservedObject> state = state(file, map);
         boolean hasExpect = map.has("expect");
         boolean hasSteps = map.has("steps");
         if (hasExpect == hasSteps) {
@@ -124,8 +142,11 @@ public final class ScenarioParser {
         }
     }
 
-    /** The objects of a {@code state:} list (inline, or {@code file: PATH} relative to {@code dir}). */
-    public List<ObservedObject> state(String file, Path dir, YamlMap map) {
+    /**
+     * The objects of a {@code state:} list (inline, or {@code file: PATH} relative to the file that holds
+     * the list, {@code file}, itself relative to the bundle).
+     */
+    public List<ObservedObject> state(String file, YamlMap map) {
         List<ObservedObject> objects = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
         List<Node> items = map.list("state");
@@ -133,13 +154,12 @@ public final class ScenarioParser {
             YamlMap item = map.listItem("state", i, items.get(i));
             if (item.has("file") && item.keys().size() == 1) {
                 String reference = item.optionalString("file", "");
-                Path referenced = dir.resolve(reference).normalize();
-                if (!Files.isRegularFile(referenced)) {
+                String name = Path.of(file).resolveSibling(reference).normalize().toString().replace('\\', '/');
+                String text = files.read(name, "a state file");
+                if (text == null) {
                     throw item.error("file", "'" + reference + "' does not exist (paths are relative to the scenario file)");
                 }
-                String name = bundle.relativize(referenced).toString().replace('\\', '/');
-                StateFiles.parse(name, TextFiles.read(referenced, name, TextFiles.MAX_INPUT_BYTES, "a state file"),
-                        objects, problems, types);
+                StateFiles.parse(name, text, objects, problems, types);
             } else {
                 addInline(file, items.get(i), objects, problems);
             }

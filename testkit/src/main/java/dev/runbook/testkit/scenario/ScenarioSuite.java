@@ -1,5 +1,7 @@
 package dev.runbook.testkit.scenario;
 
+import dev.runbook.engine.bundle.CrdSchemas;
+import dev.runbook.engine.files.BundleFiles;
 import dev.runbook.engine.files.EditorFiles;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.engine.problem.InvalidInputException;
@@ -30,14 +32,29 @@ public final class ScenarioSuite {
      */
     public static List<Scenario> read(Path bundle, List<Path> chosen) {
         List<Path> files = chosen.isEmpty() ? files(bundle) : locate(bundle, chosen);
+        Path absolute = bundle.toAbsolutePath().normalize();
+        return read(new ScenarioParser(absolute), files.stream()
+                .map(file -> absolute.relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/')).toList());
+    }
+
+    /**
+     * Reads every scenario of a bundle held in memory ({@code tests/*.yaml} among {@code files}), its
+     * state files read from the same files, its values checked against its CRDs ({@code crds/*.yaml}).
+     *
+     * @throws InvalidInputException with every problem of every file
+     */
+    public static List<Scenario> read(BundleFiles files) {
+        return read(new ScenarioParser(files, CrdSchemas.in(files)), files.under(DIRECTORY, ".yaml"));
+    }
+
+    private static List<Scenario> read(ScenarioParser parser, List<String> files) {
         if (files.isEmpty()) {
             throw new InvalidInputException(Problem.inFile(DIRECTORY + "/",
                     "no scenario files: write tests/*.yaml (see docs/testing.md)"));
         }
-        ScenarioParser parser = new ScenarioParser(bundle.toAbsolutePath().normalize());
         List<Scenario> scenarios = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
-        for (Path file : files) {
+        for (String file : files) {
             try {
                 scenarios.addAll(parser.parse(file));
             } catch (InvalidInputException e) {

@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import dev.runbook.engine.bundle.SecondaryKind;
 import dev.runbook.rules.fact.ObjectPath;
@@ -23,13 +23,13 @@ import java.util.stream.Collectors;
  * of the referring objects by the name they hold finds, for an event on a Node, the Pods on it and so
  * their primaries; a cycle looks up the Nodes its Pods name in the Node informer's cache.
  */
-final class ReferenceMapping {
+public final class ReferenceMapping {
     private final SecondaryKind.Reference reference;
     private final String index;
     /** Whether the field is one of the object's own (spec, status...), outside apiVersion, kind and metadata. */
     private final boolean outsideMetadata;
 
-    ReferenceMapping(SecondaryKind kind) {
+    public ReferenceMapping(SecondaryKind kind) {
         if (kind.reference() == null) throw new IllegalArgumentException(kind.kind() + " is not mapped by reference");
         this.reference = kind.reference();
         this.index = "runbook-reference-" + reference.by() + "-" + reference.field();
@@ -49,7 +49,7 @@ final class ReferenceMapping {
     }
 
     /** Adds to the referring kind's informer an index by the referenced name; before it starts. */
-    void indexReferring(InformerEventSource<GenericKubernetesResource, ?> referring,
+    public void indexReferring(InformerEventSource<GenericKubernetesResource, ?> referring,
                         Function<GenericKubernetesResource, Map<String, Object>> toMap) {
         referring.addIndexers(Map.of(index, object -> indexKeys(object, toMap)));
     }
@@ -68,7 +68,7 @@ final class ReferenceMapping {
      * From an event on a referenced object to the primaries of the referring objects that name it,
      * each mapped to its primaries as the referring kind maps it.
      */
-    SecondaryToPrimaryMapper<GenericKubernetesResource> mapper(InformerEventSource<GenericKubernetesResource, ?> referring,
+    public SecondaryToPrimaryMapper<GenericKubernetesResource> mapper(InformerEventSource<GenericKubernetesResource, ?> referring,
                                                              SecondaryToPrimaryMapper<GenericKubernetesResource> referringToPrimary) {
         return referenced -> {
             Set<ResourceID> primaries = new LinkedHashSet<>();

@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.engine.bundle.SecondaryKind;
@@ -17,14 +17,14 @@ import java.util.stream.Stream;
  * mapping of {@code bundle.yaml}: the one function both the controller's informers and a one-shot read
  * ({@link ListedSecondaries}) map objects with, so that both see the same objects for a primary.
  */
-final class SecondaryMappers {
+public final class SecondaryMappers {
     private SecondaryMappers() {}
 
     /**
      * @param primariesIn the primaries of a namespace, for a label selector that names none (its objects
      *                    belong to every primary of their namespace)
      */
-    static SecondaryToPrimaryMapper<GenericKubernetesResource> of(PrimaryKind primaryKind, SecondaryKind kind,
+    public static SecondaryToPrimaryMapper<GenericKubernetesResource> of(PrimaryKind primaryKind, SecondaryKind kind,
                                                                  Function<String, Stream<ResourceID>> primariesIn) {
         if (kind.mapping() == SecondaryKind.Mapping.OWNER) {
             return Mappers.fromOwnerReferences(primaryKind.kind().apiVersion(), primaryKind.kind().kind(), !primaryKind.namespaced());

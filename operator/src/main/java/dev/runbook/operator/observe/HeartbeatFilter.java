@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
@@ -13,7 +13,7 @@ import java.util.Objects;
  * {@code lastHeartbeatTime} every few seconds to minutes while nothing else changes; each would
  * otherwise reconcile every primary with a pod on that node for nothing.
  */
-final class HeartbeatFilter implements OnUpdateFilter<GenericKubernetesResource> {
+public final class HeartbeatFilter implements OnUpdateFilter<GenericKubernetesResource> {
     @Override
     public boolean accept(GenericKubernetesResource updated, GenericKubernetesResource old) {
         if (!Objects.equals(updated.getMetadata().getLabels(), old.getMetadata().getLabels())

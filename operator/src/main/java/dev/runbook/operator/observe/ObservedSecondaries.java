@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import dev.runbook.engine.bundle.SecondaryKind;
 import dev.runbook.operator.kube.KubeApi;

@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
@@ -13,7 +13,7 @@ import java.util.Objects;
  * alone does not: the operator writes status itself, and rules that read status see it at the next
  * cycle anyway.
  */
-final class MetadataChangeFilter implements OnUpdateFilter<HasMetadata> {
+public final class MetadataChangeFilter implements OnUpdateFilter<HasMetadata> {
     @Override
     public boolean accept(HasMetadata updated, HasMetadata old) {
         var now = updated.getMetadata();

@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.runbook.operator.controller;
+package dev.runbook.operator.observe;
 
 import dev.runbook.operator.kube.CompactResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -25,10 +25,10 @@ import java.util.Set;
  * with one informer: one that watches every namespace (or a cluster-scoped kind) or exactly one;
  * a controller that watches several namespaces keeps whole objects.
  */
-final class TrimmedCache {
+public final class TrimmedCache {
     private final String fieldManager;
 
-    TrimmedCache(String fieldManager) {
+    public TrimmedCache(String fieldManager) {
         this.fieldManager = fieldManager;
     }
 
@@ -36,7 +36,7 @@ final class TrimmedCache {
      * A new trimming store for one source, or null (JOSDK's default store, whole objects) when the
      * source watches {@code namespaces} with more than one informer. Empty means every namespace.
      */
-    <R extends HasMetadata> ItemStore<R> storeFor(Set<String> namespaces) {
+    public <R extends HasMetadata> ItemStore<R> storeFor(Set<String> namespaces) {
         return namespaces.size() <= 1 ? new TransformingItemStore<R>(this::keep) : null;
     }
 
@@ -46,14 +46,14 @@ final class TrimmedCache {
      * of its own generated class, which JOSDK hands to the reconciler as it is: it stays whole.
      */
     @SuppressWarnings("unchecked")
-    <R extends HasMetadata> R keep(R object) {
+    public <R extends HasMetadata> R keep(R object) {
         R trimmed = trim(object);
         if (trimmed.getClass() != GenericKubernetesResource.class) return trimmed;
         return (R) CompactResource.of((GenericKubernetesResource) trimmed).map(HasMetadata.class::cast).orElse(trimmed);
     }
 
     /** {@code object} itself, its other managers' {@code managedFields} entries removed. */
-    <R extends HasMetadata> R trim(R object) {
+    public <R extends HasMetadata> R trim(R object) {
         var metadata = object.getMetadata();
         List<ManagedFieldsEntry> entries = metadata == null ? null : metadata.getManagedFields();
         if (entries == null || entries.isEmpty()) return object;
