@@ -1,32 +1,20 @@
 package dev.runbook.cli;
 
-import dev.runbook.operator.cli.RunbookCommand;
-import picocli.CommandLine;
+import dev.runbook.cli.command.RunbookCommand;
 
 import java.io.PrintWriter;
 import java.time.Clock;
 
 /**
- * The whole {@code runbook} command line, the main class of {@code cli/target/runbook.jar}: the
- * operator's commands ({@link RunbookCommand}) and {@code sandbox}, which needs the API server in the
- * JVM that the operator's own runtime leaves out.
+ * The main class of {@code cli/target/runbook.jar}, which {@code ./runbook} runs: the whole {@code runbook}
+ * command line ({@link RunbookCommand}) on the system clock and the process's streams. The operator's image
+ * runs {@code dev.runbook.operator.command.OperatorCommand} instead, which offers {@code run} and
+ * {@code worker-host} alone.
  */
 public final class Runbook {
     private Runbook() {}
 
     public static void main(String[] args) {
-        System.exit(execute(Clock.systemUTC(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
-    }
-
-    /** Runs the command with an injected clock and streams, as tests do. */
-    public static int execute(Clock clock, PrintWriter out, PrintWriter err, String... args) {
-        return RunbookCommand.execute(commandLine(clock), out, err, args);
-    }
-
-    /** Every command and option of {@code runbook}, as picocli models them (docs/cli.md is checked against it). */
-    public static CommandLine commandLine(Clock clock) {
-        CommandLine commandLine = RunbookCommand.commandLine(clock);
-        commandLine.addSubcommand(SandboxCommand.class);
-        return commandLine;
+        System.exit(RunbookCommand.execute(Clock.systemUTC(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 }

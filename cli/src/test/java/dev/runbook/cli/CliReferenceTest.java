@@ -1,5 +1,6 @@
 package dev.runbook.cli;
 
+import dev.runbook.cli.command.RunbookCommand;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,7 +94,7 @@ class CliReferenceTest {
     /** Every command of {@code runbook}, nested ones as {@code parent child}. */
     private static Map<String, CommandSpec> commands() {
         Map<String, CommandSpec> commands = new TreeMap<>();
-        add(commands, "", Runbook.commandLine(Clock.systemUTC()));
+        add(commands, "", RunbookCommand.commandLine(Clock.systemUTC()));
         return commands;
     }
 

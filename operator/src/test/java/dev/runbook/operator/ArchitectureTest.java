@@ -11,7 +11,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The import rules of docs/architecture.md ("What may import what"), checked on the compiled
- * production classes of all three modules (the operator's test classpath holds rules and engine too).
+ * production classes of the modules below the command line (the operator's test classpath holds rules,
+ * engine and the test kit too). The rooms above, the sandbox and the commands, depend on the operator, so
+ * Maven refuses the reverse; RuntimeClasspathTest reads what the image's class path holds.
  * A rule that matches no class fails (ArchUnit's default), so a moved package cannot make a rule pass
  * by matching nothing.
  */
@@ -37,24 +39,42 @@ class ArchitectureTest {
     @Test
     void theVocabularyKnowsNoEngineNoOperatorNoDroolsNoKubernetesClient() {
         check(noClasses().that().resideInAPackage("dev.runbook.rules..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine..", "dev.runbook.operator..",
-                        "org.drools..", "org.kie..", "io.fabric8..", "io.javaoperatorsdk.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine..", "dev.runbook.testkit..",
+                        "dev.runbook.operator..", "org.drools..", "org.kie..", "io.fabric8..", "io.javaoperatorsdk.."));
     }
 
     @Test
-    void theEngineKnowsNoOperatorNoJosdkNoKubernetesClient() {
+    void theEngineKnowsNoTestKitNoOperatorNoJosdkNoKubernetesClient() {
         check(noClasses().that().resideInAPackage("dev.runbook.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.testkit..", "dev.runbook.operator..",
+                        "io.javaoperatorsdk..", "io.fabric8.kubernetes.client.."));
+    }
+
+    @Test
+    void theTestKitKnowsNoOperatorNoJosdkNoKubernetesClient() {
+        check(noClasses().that().resideInAPackage("dev.runbook.testkit..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator..",
                         "io.javaoperatorsdk..", "io.fabric8.kubernetes.client.."));
+    }
+
+    /**
+     * The runtime runs a bundle's scenarios and checks its invariants only to vet it before it goes live
+     * (operator.reload, and the worker processes of operator.isolation): no other room of the operator uses the test kit.
+     */
+    @Test
+    void theRuntimeReachesTheTestKitOnlyFromVetting() {
+        check(noClasses().that().resideInAPackage("dev.runbook.operator..")
+                .and().resideOutsideOfPackages("dev.runbook.operator.reload..", "dev.runbook.operator.isolation..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.."));
     }
 
     // ---- the simulator --------------------------------------------------------------------------
 
     @Test
     void onlyTheSandboxAndTheScenarioKitUseTheSimulator() {
-        check(noClasses().that().resideOutsideOfPackages("dev.runbook.engine.simulation..",
-                        "dev.runbook.engine.scenario..", "dev.runbook.operator.simulation..", "dev.runbook.sandbox..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.simulation.."));
+        check(noClasses().that().resideOutsideOfPackages("dev.runbook.testkit.simulation..",
+                        "dev.runbook.testkit.scenario..", "dev.runbook.testkit.explore..", "dev.runbook.sandbox..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.testkit.simulation.."));
     }
 
     // ---- the engine's phases --------------------------------------------------------------------
@@ -68,8 +88,8 @@ class ArchitectureTest {
 
     @Test
     void theSimulatedClusterBuildsOnApplyOnly() {
-        check(noClasses().that().resideInAPackage("dev.runbook.engine.simulation..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("dev.runbook.engine.simulation..",
+        check(noClasses().that().resideInAPackage("dev.runbook.testkit.simulation..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.runbook.testkit.simulation..",
                         "dev.runbook.engine.apply..", "dev.runbook.rules..", "java.."));
     }
 
@@ -78,15 +98,15 @@ class ArchitectureTest {
         check(noClasses().that().resideInAnyPackage("dev.runbook.engine.decide..", "dev.runbook.engine.check..",
                         "dev.runbook.engine.compile..", "dev.runbook.engine.bundle..", "dev.runbook.engine.template..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.engine.apply..",
-                        "dev.runbook.engine.simulation..", "dev.runbook.engine.scenario..", "dev.runbook.engine.plan..",
+                        "dev.runbook.testkit.simulation..", "dev.runbook.testkit.scenario..", "dev.runbook.engine.plan..",
                         "dev.runbook.engine.state.."));
     }
 
     @Test
-    void nothingElseInTheEngineUsesTheScenarioKit() {
-        check(noClasses().that().resideInAPackage("dev.runbook.engine..")
-                .and().resideOutsideOfPackage("dev.runbook.engine.scenario..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.engine.scenario.."));
+    void onlyExplorationBuildsOnTheScenarioKit() {
+        check(noClasses().that().resideInAPackage("dev.runbook.testkit..")
+                .and().resideOutsideOfPackages("dev.runbook.testkit.scenario..", "dev.runbook.testkit.explore..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.testkit.scenario..", "dev.runbook.testkit.explore.."));
     }
 
     // ---- the operator's phases ------------------------------------------------------------------
@@ -96,8 +116,8 @@ class ArchitectureTest {
         check(noClasses().that().resideInAnyPackage("dev.runbook.operator.observe..", "dev.runbook.operator.act..",
                         "dev.runbook.operator.record..", "dev.runbook.operator.kube..", "dev.runbook.operator.error..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.cycle..",
-                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.operator.cli..",
-                        "dev.runbook.operator.simulation..", "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
+                        "dev.runbook.operator.controller..", "dev.runbook.operator.runtime..", "dev.runbook.operator.command..",
+                        "dev.runbook.operator.reload..", "dev.runbook.operator.metrics.."));
     }
 
     /** The cycle runs the phases; the controller (the JOSDK wiring) runs the cycle, never the other way. */
@@ -105,7 +125,7 @@ class ArchitectureTest {
     void theCycleKnowsNotTheControllerThatRunsIt() {
         check(noClasses().that().resideInAPackage("dev.runbook.operator.cycle..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.runbook.operator.controller..",
-                        "dev.runbook.operator.runtime..", "dev.runbook.operator.cli..", "dev.runbook.operator.reload.."));
+                        "dev.runbook.operator.runtime..", "dev.runbook.operator.command..", "dev.runbook.operator.reload.."));
     }
 
     /** The phases in their order: observe, then act (which reads back its writes through observe's informers), then record. */
@@ -119,9 +139,9 @@ class ArchitectureTest {
     }
 
     @Test
-    void theCommandLineIsTheTop() {
+    void theEntryPointIsTheTop() {
         check(noClasses().that().resideInAPackage("dev.runbook.operator..")
-                .and().resideOutsideOfPackage("dev.runbook.operator.cli..")
-                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.cli.."));
+                .and().resideOutsideOfPackage("dev.runbook.operator.command..")
+                .should().dependOnClassesThat().resideInAPackage("dev.runbook.operator.command.."));
     }
 }

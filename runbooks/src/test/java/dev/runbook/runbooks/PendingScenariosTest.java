@@ -3,9 +3,9 @@ package dev.runbook.runbooks;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.invariant.Invariants;
-import dev.runbook.engine.scenario.Scenario;
-import dev.runbook.engine.scenario.ScenarioRunner;
+import dev.runbook.testkit.invariant.Invariants;
+import dev.runbook.testkit.scenario.Scenario;
+import dev.runbook.testkit.scenario.ScenarioRunner;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -38,7 +38,7 @@ class PendingScenariosTest {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            return files.stream().flatMap(file -> new dev.runbook.engine.scenario.ScenarioParser(bundle).parse(file).stream())
+            return files.stream().flatMap(file -> new dev.runbook.testkit.scenario.ScenarioParser(bundle).parse(file).stream())
                     .map((Scenario scenario) -> DynamicTest.dynamicTest(bundle.getFileName() + "/" + scenario.displayName(), () -> {
                         if (runner.run(compiled, scenario).passed()) {
                             throw new AssertionError(scenario.displayName() + " passes now: move it from explored/ to tests/");

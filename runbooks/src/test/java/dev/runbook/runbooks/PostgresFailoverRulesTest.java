@@ -1,6 +1,6 @@
 package dev.runbook.runbooks;
 
-import dev.runbook.engine.scenario.CycleTester;
+import dev.runbook.testkit.scenario.CycleTester;
 import dev.runbook.engine.state.StateFiles;
 import org.junit.jupiter.api.Test;
 

@@ -3,11 +3,11 @@ package dev.runbook.runbooks;
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
-import dev.runbook.engine.invariant.Invariants;
-import dev.runbook.engine.scenario.Scenario;
-import dev.runbook.engine.scenario.ScenarioResult;
-import dev.runbook.engine.scenario.ScenarioRunner;
-import dev.runbook.engine.scenario.ScenarioSuite;
+import dev.runbook.testkit.invariant.Invariants;
+import dev.runbook.testkit.scenario.Scenario;
+import dev.runbook.testkit.scenario.ScenarioResult;
+import dev.runbook.testkit.scenario.ScenarioRunner;
+import dev.runbook.testkit.scenario.ScenarioSuite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

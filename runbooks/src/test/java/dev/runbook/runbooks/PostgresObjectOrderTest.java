@@ -1,6 +1,6 @@
 package dev.runbook.runbooks;
 
-import dev.runbook.engine.scenario.CycleTester;
+import dev.runbook.testkit.scenario.CycleTester;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;

@@ -1,6 +1,6 @@
 package dev.runbook.runbooks;
 
-import dev.runbook.engine.scenario.CycleTester;
+import dev.runbook.testkit.scenario.CycleTester;
 import dev.runbook.rules.fact.ObjectPath;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

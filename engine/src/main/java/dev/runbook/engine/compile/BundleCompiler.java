@@ -67,7 +67,7 @@ public final class BundleCompiler {
     /**
      * Compiles DRL files (by path) into a knowledge base, adding their problems as
      * {@code file:line:col: message} to {@code errors} and {@code warnings}; null when there were errors.
-     * Also compiles a bundle's invariants (see engine.invariant). Code outside the allow-list is an
+     * Also compiles a bundle's invariants (see testkit.invariant). Code outside the allow-list is an
      * error, and the code that passes is instrumented with budget checks (see engine.containment).
      */
     public static InternalKnowledgeBase knowledgeBase(Map<String, String> drl, List<Problem> errors, List<Problem> warnings) {

@@ -82,7 +82,7 @@ class BundleWebhookTest {
     @Test
     void aDenialStaysShortWhateverFailed() throws Exception {
         Path bundle = work.resolve("many-failures");
-        copy(dev.runbook.operator.cli.ProjectFiles.of("engine/src/test/resources/bundles/example"), bundle);
+        copy(dev.runbook.operator.testkit.ProjectFiles.of("engine/src/test/resources/bundles/example"), bundle);
         try (var failing = java.nio.file.Files.list(bundle.resolve("failing-tests"))) {
             for (Path file : failing.toList()) java.nio.file.Files.copy(file, bundle.resolve("tests").resolve(file.getFileName()));
         }

@@ -1,33 +1,42 @@
 package dev.runbook.operator.deploy;
 
+import dev.runbook.operator.command.OperatorCommand;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The operator's runtime classpath, as Maven resolves it for this module (written by the
  * dependency plugin before the tests run, see operator/pom.xml) and as the image carries it: no
- * sandbox API server (fabric8's mock server, mockwebserver, Vert.x web) and no Drools
- * executable-model compiler, which the classic DRL compile path never loads.
+ * sandbox API server (fabric8's mock server, mockwebserver, Vert.x web), no Drools
+ * executable-model compiler, which the classic DRL compile path never loads, and no class of the
+ * command line or the sandbox (docs/architecture.md#modules-by-what-ships).
  */
 class RuntimeClasspathTest {
+    /** The packages of what only a command runs: the cli module's and the sandbox module's. */
+    static final List<String> COMMAND_ONLY_PACKAGES = List.of("dev/runbook/cli/", "dev/runbook/sandbox/");
+
+    private static List<String> entries;
     private static List<String> jars;
 
     @BeforeAll
     static void readTheRuntimeClasspath() throws IOException {
         String file = System.getProperty("runbook.runtime.classpath");
         assertThat(file).as("system property runbook.runtime.classpath (set by operator/pom.xml's surefire configuration)").isNotBlank();
-        jars = Arrays.stream(Files.readString(Path.of(file)).trim().split(File.pathSeparator))
-                .map(RuntimeClasspathTest::name)
-                .toList();
+        entries = Arrays.asList(Files.readString(Path.of(file)).trim().split(File.pathSeparator));
+        jars = entries.stream().map(RuntimeClasspathTest::name).toList();
     }
 
     /** A jar's file name; a module of this build, which the reactor gives as its classes directory, by its directory name. */
@@ -69,5 +78,42 @@ class RuntimeClasspathTest {
         assertThat(jars).noneMatch(jar -> jar.startsWith("drools-model-"))
                 .noneMatch(jar -> jar.startsWith("drools-canonical-model-"))
                 .noneMatch(jar -> jar.matches("drools-engine-\\d.*"));
+    }
+
+    @Test
+    void carriesNoCommandLineAndNoSandboxModule() {
+        assertThat(jars).noneMatch(jar -> jar.startsWith("runbook-cli-") || jar.equals("cli/"))
+                .noneMatch(jar -> jar.startsWith("runbook-sandbox-") || jar.equals("sandbox/"));
+    }
+
+    /**
+     * Every class the image carries, the operator's own and those of each jar on its runtime classpath, read from
+     * the jars themselves: none of a package that only a command runs, wherever it was put.
+     */
+    @Test
+    void noClassOnTheImagesClassPathIsOneOnlyACommandRuns() throws IOException, URISyntaxException {
+        List<Path> image = new ArrayList<>();
+        image.add(Path.of(OperatorCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+        entries.forEach(entry -> image.add(Path.of(entry)));
+        List<String> classes = new ArrayList<>();
+        for (Path entry : image) classes.addAll(classes(entry));
+        assertThat(classes).as("classes read from %s", image)
+                .contains("dev/runbook/operator/command/OperatorCommand.class", "dev/runbook/testkit/scenario/ScenarioRunner.class");
+        assertThat(classes).as("classes of a package only a command runs (%s)", COMMAND_ONLY_PACKAGES)
+                .noneMatch(name -> COMMAND_ONLY_PACKAGES.stream().anyMatch(name::startsWith));
+    }
+
+    /** The class files of a jar or of a classes directory (a module of this build, as the reactor gives it), by path. */
+    static List<String> classes(Path entry) throws IOException {
+        if (Files.isDirectory(entry)) {
+            try (Stream<Path> files = Files.walk(entry)) {
+                return files.filter(f -> f.toString().endsWith(".class"))
+                        .map(f -> entry.relativize(f).toString().replace(File.separatorChar, '/')).toList();
+            }
+        }
+        if (!entry.toString().endsWith(".jar")) return List.of();
+        try (JarFile jar = new JarFile(entry.toFile())) {
+            return jar.stream().map(e -> e.getName()).filter(name -> name.endsWith(".class")).toList();
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.runbook.operator.docs;
 
+import dev.runbook.operator.testkit.ProjectFiles;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -22,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocsIndexTest {
     static final List<String> PATHS = List.of("Editing rules", "Installing and upgrading", "Contributing");
-    private static final Path ROOT = ClusterExamples.root();
+    private static final Path ROOT = ProjectFiles.root();
     private static final Path INDEX = ROOT.resolve("docs/index.md");
     private static final Pattern PATH_HEADING = Pattern.compile("(?m)^## (.+)$");
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s#]*)(?:#[^)\\s]*)?\\)");

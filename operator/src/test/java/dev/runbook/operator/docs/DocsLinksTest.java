@@ -1,5 +1,7 @@
 package dev.runbook.operator.docs;
 
+import dev.runbook.operator.testkit.ProjectFiles;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -26,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link DocsIndexTest}.
  */
 class DocsLinksTest {
-    private static final Path ROOT = ClusterExamples.root();
+    private static final Path ROOT = ProjectFiles.root();
     private static final Pattern FENCE = Pattern.compile("(?ms)^\\s*```.*?^\\s*```");
     private static final Pattern INLINE_CODE = Pattern.compile("`[^`\\n]*`");
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");

@@ -1,6 +1,6 @@
 package dev.runbook.operator.docs;
 
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import dev.runbook.operator.testkit.TestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -8,19 +8,19 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** The fenced code blocks of the project's Markdown pages, with their info strings and places. */
-final class MarkdownBlocks {
-    record Block(Path page, int line, String info, String content) {
-        String where() { return page + ":" + line; }
+public final class MarkdownBlocks {
+    public record Block(Path page, int line, String info, String content) {
+        public String where() { return page + ":" + line; }
 
         /** The value of {@code key=value} in the info string, or null. */
-        String attribute(String key) {
+        public String attribute(String key) {
             for (String word : info.split("\\s+")) {
                 if (word.startsWith(key + "=")) return word.substring(key.length() + 1);
             }
             return null;
         }
 
-        String language() {
+        public String language() {
             String[] words = info.trim().split("\\s+");
             return words.length == 0 ? "" : words[0];
         }
@@ -28,7 +28,7 @@ final class MarkdownBlocks {
 
     private MarkdownBlocks() {}
 
-    static List<Path> pages(Path root) throws IOException {
+    public static List<Path> pages(Path root) throws IOException {
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
         try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
@@ -37,7 +37,7 @@ final class MarkdownBlocks {
         return pages;
     }
 
-    static List<Block> blocks(Path root) throws IOException {
+    public static List<Block> blocks(Path root) throws IOException {
         List<Block> blocks = new ArrayList<>();
         for (Path page : pages(root)) {
             List<String> lines = Files.readAllLines(page);

@@ -1,5 +1,7 @@
 package dev.runbook.operator.docs;
 
+import dev.runbook.operator.testkit.ProjectFiles;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -18,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * removed in pom.xml and forgotten in a table fails here, with the table to fix.
  */
 class ModuleTablesTest {
-    private static final Path ROOT = ClusterExamples.root();
+    private static final Path ROOT = ProjectFiles.root();
     private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
     /** A table row whose first cell is a module's name in backquotes, with or without a trailing slash. */
     private static final Pattern ROW = Pattern.compile("(?m)^\\| `([a-z][a-z-]*)/?` \\|");

@@ -10,16 +10,16 @@ import java.util.regex.Pattern;
  * stands for any number of lines, and {@code ...} or {@code …} inside a line for any text; every other
  * character is literal. Blank lines at the end count for nothing, on either side.
  */
-final class ShownOutput {
+public final class ShownOutput {
     private ShownOutput() {}
 
     /** Whether {@code actual} is what {@code shown} promises. */
-    static boolean matches(List<String> shown, List<String> actual) {
+    public static boolean matches(List<String> shown, List<String> actual) {
         return matches(trimmed(shown), 0, trimmed(actual), 0);
     }
 
     /** The lines of {@code text}, without the blank lines at its end. */
-    static List<String> lines(String text) {
+    public static List<String> lines(String text) {
         return trimmed(Arrays.asList(text.split("\n", -1)));
     }
 

@@ -1,6 +1,6 @@
 package dev.runbook.operator.error;
 
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;

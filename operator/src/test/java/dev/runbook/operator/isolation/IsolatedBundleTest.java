@@ -11,7 +11,7 @@ import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.state.ObservationBuilder;
 import dev.runbook.engine.state.StateFiles;
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.reload.BundleConfigMaps;

@@ -3,7 +3,7 @@ package dev.runbook.operator.isolation;
 import dev.runbook.engine.containment.ContainmentLimits;
 import dev.runbook.engine.containment.FirstLine;
 import dev.runbook.engine.policy.Policy;
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.AcceptedBundles;
 import dev.runbook.operator.runtime.OperatorRuntime;

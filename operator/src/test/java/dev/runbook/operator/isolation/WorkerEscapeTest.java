@@ -10,7 +10,7 @@ import dev.runbook.engine.decide.Decision;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.engine.problem.InvalidInputException;
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.reload.BundleConfigMaps;

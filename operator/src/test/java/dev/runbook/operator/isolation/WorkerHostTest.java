@@ -6,7 +6,7 @@ import dev.runbook.engine.containment.FirstLineSwitch;
 import dev.runbook.engine.decide.Observation;
 import dev.runbook.engine.policy.Isolation;
 import dev.runbook.engine.policy.Policy;
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.error.TemporaryException;
 import dev.runbook.operator.reload.BundleConfigMaps;

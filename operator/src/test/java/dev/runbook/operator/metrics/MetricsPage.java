@@ -1,6 +1,6 @@
 package dev.runbook.operator.metrics;
 
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package dev.runbook.operator.reload;
 
 import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.problem.InvalidInputException;
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

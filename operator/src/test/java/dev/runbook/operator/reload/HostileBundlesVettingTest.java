@@ -1,7 +1,7 @@
 package dev.runbook.operator.reload;
 
 import dev.runbook.engine.hostile.HostileBundle;
-import dev.runbook.operator.cli.ProjectFiles;
+import dev.runbook.operator.testkit.ProjectFiles;
 import dev.runbook.operator.controller.BundleRefusedException;
 import dev.runbook.operator.testkit.NeedsSandbox;
 import org.junit.jupiter.api.AfterEach;

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * edited per test: another greeting, a broken rule.
  */
 public final class GreeterBundles {
-    public static final Path GREETER = Path.of("src/test/resources/bundles/greeter");
+    public static final Path GREETER = ProjectFiles.of("operator/src/test/resources/bundles/greeter");
     /** The kind the greeter reconciles (src/test/resources/bundles/web-app/crds). */
     public static final ResourceDefinitionContext WEB_APPS = testKind("WebApp", "webapps");
     /** The kind a greeter edited by {@link #asGreeterKind} reconciles (its crds/). */
