@@ -5,6 +5,7 @@ import dev.runbook.rules.fact.ObjectRef;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.runbook.operator.leader.Leases;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -17,7 +18,6 @@ import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -60,9 +60,7 @@ public final class OperatorPresence {
 
     /** The presence Lease's name for an identity: a DNS name. */
     static String leaseName(String identity) {
-        String name = "runbook-presence-" + identity.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
-        name = name.length() > 63 ? name.substring(0, 63) : name;
-        return name.replaceAll("-+$", "");
+        return Leases.name("runbook-presence-", identity);
     }
 
     /** Renews this operator's presence and looks at the others'; returns the other identities acting now. */
@@ -75,19 +73,11 @@ public final class OperatorPresence {
         client.leases().inNamespace(namespace).resource(mine).fieldManager("runbook-presence").forceConflicts().serverSideApply();
         List<Lease> acting = client.leases().inNamespace(namespace).withLabel(LABEL, "true").list().getItems().stream()
                 .filter(lease -> lease.getSpec() != null && !identity.equals(lease.getSpec().getHolderIdentity()))
-                .filter(lease -> fresh(lease, now))
+                .filter(lease -> Leases.held(lease, now, LEASE_DURATION))
                 .toList();
         others.set(acting.size());
         for (Lease other : acting) warnOnce(other, now);
         return acting.stream().map(l -> l.getSpec().getHolderIdentity()).toList();
-    }
-
-    private static boolean fresh(Lease lease, Instant now) {
-        ZonedDateTime renewed = lease.getSpec().getRenewTime();
-        Integer seconds = lease.getSpec().getLeaseDurationSeconds();
-        if (renewed == null) return false;
-        Duration duration = seconds == null ? LEASE_DURATION : Duration.ofSeconds(seconds);
-        return renewed.toInstant().plus(duration).isAfter(now);
     }
 
     private void warnOnce(Lease other, Instant now) {

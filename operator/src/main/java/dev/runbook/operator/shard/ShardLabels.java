@@ -32,4 +32,21 @@ public record ShardLabels(String key, String shard, boolean draining) {
     }
 
     public Optional<String> owner() { return Optional.ofNullable(shard); }
+
+    /**
+     * A member's name is the value of {@value #SHARD} on its primaries, so it must be a label value: at
+     * most 63 characters of [a-z0-9A-Z._-], starting and ending with a letter or digit. Replicas are named
+     * after their pod (the Downward API's metadata.name), which is one when the pod name is short enough.
+     */
+    public static String requireMemberName(String member) {
+        if (member == null || !MEMBER_NAME.matcher(member).matches()) {
+            throw new IllegalArgumentException("shard member name '" + member + "' is not a label value: use at most 63 "
+                    + "letters, digits, '-', '_' or '.', starting and ending with a letter or digit (the replica's "
+                    + "identity, normally its pod name)");
+        }
+        return member;
+    }
+
+    private static final java.util.regex.Pattern MEMBER_NAME =
+            java.util.regex.Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?");
 }
