@@ -34,8 +34,19 @@ public final class Sharder {
         this.patches = new LabelPatches(client, apiVersion, kind);
     }
 
-    /** Brings every primary one step closer to its ring owner among {@code liveMembers}; returns the writes' outcomes. */
-    public Map<LabelPatches.Outcome, Integer> pass(Set<String> liveMembers) {
+    /**
+     * What one pass did: its writes' outcomes, and how many primaries wait for their live owner's
+     * acknowledgement of a drain (another pass is due once they are acknowledged).
+     */
+    public record Pass(Map<LabelPatches.Outcome, Integer> outcomes, int draining) {
+        public boolean wrote() { return outcomes.containsKey(LabelPatches.Outcome.WRITTEN); }
+
+        /** Whether a pass soon may have work: a write refused or made, or drains to follow up. */
+        public boolean unsettled() { return !outcomes.isEmpty() || draining > 0; }
+    }
+
+    /** Brings every primary one step closer to its ring owner among {@code liveMembers}. */
+    public Pass pass(Set<String> liveMembers) {
         Map<String, GenericKubernetesResource> byKey = new LinkedHashMap<>();
         for (GenericKubernetesResource primary : list()) byKey.put(keyOf(primary), primary);
         List<LabelChange> changes = Assignment.decide(liveMembers,
@@ -44,7 +55,9 @@ public final class Sharder {
         for (LabelChange change : changes) {
             outcomes.merge(patches.apply(byKey.get(change.key()), change), 1, Integer::sum);
         }
-        return outcomes;
+        int draining = (int) byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels()))
+                .filter(labels -> labels.draining() && labels.owner().filter(liveMembers::contains).isPresent()).count();
+        return new Pass(Map.copyOf(outcomes), draining);
     }
 
     private List<GenericKubernetesResource> list() {
