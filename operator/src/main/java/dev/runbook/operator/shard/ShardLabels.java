@@ -33,6 +33,11 @@ public record ShardLabels(String key, String shard, boolean draining) {
 
     public Optional<String> owner() { return Optional.ofNullable(shard); }
 
+    /** The label selector of {@code member}'s primaries, for its informers. */
+    public static String selectorOf(String member) {
+        return SHARD + "=" + requireMemberName(member);
+    }
+
     /**
      * A member's name is the value of {@value #SHARD} on its primaries, so it must be a label value: at
      * most 63 characters of [a-z0-9A-Z._-], starting and ending with a letter or digit. Replicas are named

@@ -9,8 +9,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +27,6 @@ import static org.awaitility.Awaitility.await;
 class ShardingIT {
     private static final String API_VERSION = "test.runbook.dev/v1";
     private static final String KIND = "Greeter";
-    private static final LeaderElection.Timing LEASES = TestCluster.LEADER_ELECTION;
-    private static final ShardingLoop.Timing LOOP = new ShardingLoop.Timing(Duration.ofMillis(500), Duration.ofSeconds(30));
 
     @TestNamespace("sharding")
     String namespace;
@@ -42,9 +38,9 @@ class ShardingIT {
                     .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName("greeter-" + i).endMetadata().build()).create();
         }
         LabelPatches patches = new LabelPatches(client, API_VERSION, KIND);
-        try (Replica a = new Replica(client, "replica-a")) {
+        try (ShardReplica a = replica(client, "replica-a")) {
             await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(shares(client)).containsExactly(Map.entry("replica-a", 20)));
-            try (Replica b = new Replica(client, "replica-b")) {
+            try (ShardReplica b = replica(client, "replica-b")) {
                 await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
                     acknowledgeDrains(client, patches, Set.of("replica-a", "replica-b"));
                     Map<String, Integer> shares = shares(client);
@@ -84,32 +80,10 @@ class ShardingIT {
         return client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).list().getItems();
     }
 
-    /** One replica's sharding side: its member Lease, and the sharder's loop while it holds the leader Lease. */
-    private final class Replica implements AutoCloseable {
-        private final LeaderElection member;
-        private final LeaderElection leader;
-
-        Replica(KubernetesClient client, String name) {
-            Membership membership = new Membership(client, namespace, LEASES, Clock.systemUTC());
-            ShardingLoop loop = new ShardingLoop(membership, List.of(new Sharder(client, API_VERSION, KIND, Set.of(namespace))),
-                    LOOP, Clock.systemUTC());
-            member = membership.memberLease(LeaderElection.leaseClient(client, LEASES), name, new LeaderElection.Candidate() {
-                @Override public void lead() {}
-                @Override public void standBy() {}
-            });
-            leader = new LeaderElection(LeaderElection.leaseClient(client, LEASES), namespace, "runbook-operator", name, LEASES,
-                    new LeaderElection.Candidate() {
-                        @Override public void lead() { loop.start(); }
-                        @Override public void standBy() { loop.close(); }
-                    });
-            member.start();
-            leader.start();
-        }
-
-        @Override
-        public void close() {
-            leader.close();
-            member.close();
-        }
+    private ShardReplica replica(KubernetesClient client, String name) {
+        return new ShardReplica(client, namespace, name, API_VERSION, KIND, new LeaderElection.Candidate() {
+            @Override public void lead() {}
+            @Override public void standBy() {}
+        });
     }
 }
