@@ -218,7 +218,8 @@ public final class OperatorRuntime implements AutoCloseable {
 
     /**
      * Starts: at once without leader election (and throws when the controllers cannot start); with it,
-     * stands for election and returns, the controllers starting when this replica leads.
+     * stands for election and returns, the controllers starting when this replica leads; sharded, holds
+     * its member Lease (the controllers start once it does) and stands for the leader Lease (the sharder).
      */
     public void start() {
         synchronized (this) {
@@ -325,12 +326,12 @@ public final class OperatorRuntime implements AutoCloseable {
     /** The controllers, while this replica acts. */
     public synchronized Optional<RunbookOperator> operator() { return Optional.ofNullable(operator); }
 
-    /** Whether this replica acts now: it leads, or there is no election. */
+    /** Whether this replica acts now: it leads, holds its shard member Lease, or there is no election. */
     public synchronized boolean isActing() { return operator != null; }
 
     /**
      * Why the replica is not ready; empty when ready. A replica standing by is ready: it is healthy and
-     * prepared to take over.
+     * prepared to take over. A shard member that does not hold its member Lease is not: nobody acts on its share.
      */
     public synchronized List<String> notReady() {
         if (!started) return List.of("starting");
