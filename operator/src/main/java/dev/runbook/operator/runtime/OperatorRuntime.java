@@ -195,6 +195,10 @@ public final class OperatorRuntime implements AutoCloseable {
             this.election = membership.memberLease(LeaderElection.leaseClient(client, lease.timing()), shards.member(), acting);
             ShardingLoop loop = new ShardingLoop(membership, new PrimarySharders(client, settings.namespaces(), this::runningBundles),
                     shards.loop(), clock);
+            metrics.shardPrimaries(() -> {
+                RunbookOperator current = operator;
+                return current == null ? 0 : current.primariesCached();
+            });
             this.sharding = new ShardingLeader(lease, loop, metrics, () -> {
                 BundleReloader current = reloader;
                 if (current != null) current.writeCopies();
