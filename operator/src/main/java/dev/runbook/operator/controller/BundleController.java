@@ -1,6 +1,5 @@
 package dev.runbook.operator.controller;
 
-import dev.runbook.operator.observe.TrimmedCache;
 import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.Actor;
@@ -9,7 +8,10 @@ import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.cycle.ReconcileCycle;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.observe.TrimmedCache;
 import dev.runbook.operator.record.Recorder;
+import dev.runbook.operator.shard.LabelPatches;
+import dev.runbook.operator.shard.ShardGate;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.Operator;
 
@@ -32,11 +34,12 @@ final class BundleController {
     /** @return the reconciler, to re-reconcile every primary after a swap of {@code active}'s bundle */
     static <P extends GenericKubernetesResource> RunbookReconciler<P> register(Operator operator, Class<P> primaryClass,
                                                                               ActiveBundle active, Set<String> namespaces,
+                                                                              String shardMember,
                                                                               KubeApi api, Clock clock,
                                                                               CycleListener listener, Policy policy) {
         DecidingBundle bundle = active.current().bundle();
         var spec = bundle.spec();
-        var configuration = JosdkControllerConfiguration.of(bundle.name(), Registration.of(spec, namespaces),
+        var configuration = JosdkControllerConfiguration.of(bundle.name(), Registration.of(spec, namespaces, shardMember),
                 primaryClass, operator.getConfigurationService());
         TrimmedCache trimmed = new TrimmedCache(spec.fieldManager());
         EventWriter events = new EventWriter(api.client());
@@ -44,9 +47,11 @@ final class BundleController {
                 new Actor(api, events, spec.fieldManager()),
                 new Recorder(api, events, spec.fieldManager(), spec.primary().kind().toString()),
                 clock, listener, policy);
+        ShardGate gate = shardMember == null ? ShardGate.ALL : ShardGate.of(shardMember,
+                new LabelPatches(api.client(), spec.primary().kind().apiVersion(), spec.primary().kind().kind()));
         var reconciler = spec.hasCleanup()
-                ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces)
-                : new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces);
+                ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces, gate)
+                : new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces, gate);
         operator.register(reconciler, configuration);
         return reconciler;
     }

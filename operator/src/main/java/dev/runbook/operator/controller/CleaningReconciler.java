@@ -1,10 +1,11 @@
 package dev.runbook.operator.controller;
 
-import dev.runbook.operator.observe.TrimmedCache;
 import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.engine.bundle.SecondaryKind;
 import dev.runbook.operator.cycle.ReconcileCycle;
 import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.observe.TrimmedCache;
+import dev.runbook.operator.shard.ShardGate;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -24,8 +25,8 @@ import java.util.Set;
 final class CleaningReconciler<P extends GenericKubernetesResource> extends RunbookReconciler<P> implements Cleaner<P> {
 
     CleaningReconciler(Class<P> primaryClass, PrimaryKind primaryKind, List<SecondaryKind> secondaries,
-                       ReconcileCycle cycle, KubeApi api, TrimmedCache trimmed, Set<String> namespaces) {
-        super(primaryClass, primaryKind, secondaries, cycle, api, trimmed, namespaces);
+                       ReconcileCycle cycle, KubeApi api, TrimmedCache trimmed, Set<String> namespaces, ShardGate gate) {
+        super(primaryClass, primaryKind, secondaries, cycle, api, trimmed, namespaces, gate);
     }
 
     @Override

@@ -51,6 +51,10 @@ final class JosdkControllerConfiguration {
                 .withFinalizer(dev.runbook.engine.bundle.Cleanup.finalizer(bundleName))
                 .withFieldManager(registration.fieldManager())
                 .withItemStore(new TrimmedCache(registration.fieldManager()).storeFor(registration.namespaces()));
+        if (registration.shardMember() != null) {
+            // Sharded: the informer lists, watches and caches this member's primaries alone.
+            overrider.withLabelSelector(dev.runbook.operator.shard.ShardLabels.selectorOf(registration.shardMember()));
+        }
         if (registration.namespaces().isEmpty()) {
             overrider.watchingAllNamespaces();
         } else {

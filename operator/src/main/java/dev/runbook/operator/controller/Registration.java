@@ -17,11 +17,12 @@ import java.util.Set;
  * with another registration needs a new controller.
  */
 record Registration(PrimaryKind primary, List<SecondaryKind> secondaries, Duration reconcilePeriod,
-                    String fieldManager, Set<String> namespaces, boolean cleanup) {
+                    String fieldManager, Set<String> namespaces, boolean cleanup, String shardMember) {
 
-    static Registration of(BundleSpec spec, Set<String> namespaces) {
+    /** @param shardMember the shard member whose primaries alone the controller watches (docs/sharding.md); null for all */
+    static Registration of(BundleSpec spec, Set<String> namespaces, String shardMember) {
         return new Registration(spec.primary(), spec.secondaries(), spec.reconcilePeriod(), spec.fieldManager(), namespaces,
-                spec.hasCleanup());
+                spec.hasCleanup(), shardMember);
     }
 
     /** What differs from {@code other}, for the log line of a restart: e.g. "primary kind, secondary kinds". */
@@ -33,6 +34,7 @@ record Registration(PrimaryKind primary, List<SecondaryKind> secondaries, Durati
         if (!fieldManager.equals(other.fieldManager)) differences.add("field manager");
         if (!namespaces.equals(other.namespaces)) differences.add("namespaces");
         if (cleanup != other.cleanup) differences.add("cleanup");
+        if (!java.util.Objects.equals(shardMember, other.shardMember)) differences.add("shard");
         return String.join(", ", differences);
     }
 }

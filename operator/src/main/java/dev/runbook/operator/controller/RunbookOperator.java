@@ -56,6 +56,8 @@ public final class RunbookOperator implements AutoCloseable {
     private final KubeApi api;
     private final List<DecidingBundle> initial;
     private final Set<String> namespaces;
+    /** The shard member whose primaries alone this operator runs (docs/sharding.md); null for all. */
+    private final String shardMember;
     private final Policy policy;
     private final Clock clock;
     private final CycleListener listener;
@@ -79,7 +81,7 @@ public final class RunbookOperator implements AutoCloseable {
 
     /** Through {@link #builder}: each parameter is described there. */
     RunbookOperator(KubernetesClient client, List<DecidingBundle> bundles, Set<String> namespaces, Clock clock,
-                    CycleListener listener, Policy policy, int reconcileThreads) {
+                    CycleListener listener, Policy policy, int reconcileThreads, String shardMember) {
         String problem = ReconcileThreads.problem(reconcileThreads);
         if (problem != null) throw new IllegalArgumentException("reconcile threads " + reconcileThreads + ": " + problem);
         this.reconcileThreads = reconcileThreads;
@@ -89,6 +91,7 @@ public final class RunbookOperator implements AutoCloseable {
         this.listener = listener;
         this.initial = List.copyOf(bundles);
         this.namespaces = Set.copyOf(namespaces);
+        this.shardMember = shardMember;
         this.clock = clock;
         for (int i = 0; i < initial.size(); i++) {
             for (int j = 0; j < i; j++) {
@@ -217,7 +220,7 @@ public final class RunbookOperator implements AutoCloseable {
 
     /** Runs {@code bundle} in {@code existing}'s place, under {@code source}: a swap, or a new controller. */
     private Installed replace(Controller existing, String source, DecidingBundle bundle) {
-        Registration registration = Registration.of(bundle.spec(), namespaces);
+        Registration registration = Registration.of(bundle.spec(), namespaces, shardMember);
         DecidingBundle running = existing.active().current().bundle();
         Installed installed;
         Controller next;
@@ -254,6 +257,11 @@ public final class RunbookOperator implements AutoCloseable {
     /** The bundles running now, in the order they were started. */
     public synchronized List<DecidingBundle> bundles() {
         return controllers.values().stream().map(c -> c.active().current().bundle()).toList();
+    }
+
+    /** How many primaries the controllers' informers hold now; with sharding, those labelled with this member. */
+    public synchronized long primariesCached() {
+        return controllers.values().stream().mapToLong(c -> c.reconciler().primariesCached()).sum();
     }
 
     /** The bundle running now for {@code source}. */
@@ -357,7 +365,7 @@ public final class RunbookOperator implements AutoCloseable {
         try {
             RunbookReconciler<?> reconciler = register(operator, primaryClass, active);
             operator.start();
-            return new Controller(source, active, Registration.of(spec, namespaces), operator, reconciler);
+            return new Controller(source, active, Registration.of(spec, namespaces, shardMember), operator, reconciler);
         } catch (RuntimeException e) {
             try {
                 operator.stop();
@@ -370,7 +378,7 @@ public final class RunbookOperator implements AutoCloseable {
 
     private <P extends GenericKubernetesResource> RunbookReconciler<P> register(Operator operator, Class<P> primaryClass,
                                                                                ActiveBundle active) {
-        return BundleController.register(operator, primaryClass, active, namespaces, api, clock, listener, policy);
+        return BundleController.register(operator, primaryClass, active, namespaces, shardMember, api, clock, listener, policy);
     }
 
     private static void stop(Controller controller) {

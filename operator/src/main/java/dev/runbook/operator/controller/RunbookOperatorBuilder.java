@@ -26,6 +26,7 @@ public final class RunbookOperatorBuilder {
     private CycleListener listener = CycleListener.NONE;
     private Policy policy = Policy.DEFAULT;
     private int reconcileThreads = ReconcileThreads.byDefault();
+    private String shardMember;
 
     RunbookOperatorBuilder(KubernetesClient client) {
         this.client = client;
@@ -34,6 +35,16 @@ public final class RunbookOperatorBuilder {
     /** The bundles to start with (more can be installed later); their source is their origin. None by default. */
     public RunbookOperatorBuilder bundles(List<DecidingBundle> bundles) {
         this.bundles = List.copyOf(bundles);
+        return this;
+    }
+
+    /**
+     * Runs only the primaries of shard member {@code member}: those labelled {@code runbook.dev/shard=MEMBER},
+     * the only ones its informers cache, and acknowledges their drains (docs/sharding.md). Null (the
+     * default): every primary, unsharded.
+     */
+    public RunbookOperatorBuilder shardMember(String member) {
+        this.shardMember = member == null ? null : dev.runbook.operator.shard.ShardLabels.requireMemberName(member);
         return this;
     }
 
@@ -75,6 +86,6 @@ public final class RunbookOperatorBuilder {
      *                                  the same name or reconcile the same kind
      */
     public RunbookOperator build() {
-        return new RunbookOperator(client, bundles, namespaces, clock, listener, policy, reconcileThreads);
+        return new RunbookOperator(client, bundles, namespaces, clock, listener, policy, reconcileThreads, shardMember);
     }
 }

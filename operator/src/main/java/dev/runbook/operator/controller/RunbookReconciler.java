@@ -7,6 +7,7 @@ import dev.runbook.operator.cycle.ReconcileCycle;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.observe.SecondaryInformers;
 import dev.runbook.operator.observe.TrimmedCache;
+import dev.runbook.operator.shard.ShardGate;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -42,12 +43,13 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
     /** What the informers keep of each object, and the namespaces the controller watches (empty: all). */
     private final TrimmedCache trimmed;
     private final Set<String> namespaces;
+    private final ShardGate gate;
     /** Set when JOSDK prepares the event sources; used to re-reconcile every primary after a bundle swap. */
     private volatile SimpleInboundEventSource<P> swaps;
     private volatile IndexerResourceCache<P> primaries;
 
     RunbookReconciler(Class<P> primaryClass, PrimaryKind primaryKind, List<SecondaryKind> secondaries,
-                      ReconcileCycle cycle, KubeApi api, TrimmedCache trimmed, Set<String> namespaces) {
+                      ReconcileCycle cycle, KubeApi api, TrimmedCache trimmed, Set<String> namespaces, ShardGate gate) {
         this.primaryClass = primaryClass;
         this.primaryKind = primaryKind;
         this.secondaries = List.copyOf(secondaries);
@@ -55,6 +57,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         this.api = api;
         this.trimmed = trimmed;
         this.namespaces = Set.copyOf(namespaces);
+        this.gate = gate;
     }
 
     /**
@@ -69,6 +72,12 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         cache.list().map(ResourceID::fromResource).forEach(source::propagateEvent);
     }
 
+    /** How many primaries the controller's informer holds now: with sharding, exactly this member's. */
+    long primariesCached() {
+        IndexerResourceCache<P> cache = primaries;
+        return cache == null ? 0 : cache.keys().count();
+    }
+
     @Override
     public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
         List<EventSource<?, P>> sources = new ArrayList<>();
@@ -81,6 +90,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
 
     @Override
     public UpdateControl<P> reconcile(P resource, Context<P> context) {
+        if (!gate.mayAct(resource)) return UpdateControl.noUpdate(); // another shard member's, or handed back
         return UpdateControl.<P>noUpdate().rescheduleAfter(runCycle(resource, context));
     }
 

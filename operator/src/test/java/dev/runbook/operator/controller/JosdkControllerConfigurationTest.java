@@ -25,7 +25,7 @@ class JosdkControllerConfigurationTest {
     final Class<? extends GenericKubernetesResource> primaryClass = new PrimaryClasses().classFor(WEB_APP);
 
     ControllerConfiguration<? extends GenericKubernetesResource> configuration(Duration period, Set<String> namespaces) {
-        var registration = new Registration(WEB_APP, List.of(), period, "runbook-web-app", namespaces, false);
+        var registration = new Registration(WEB_APP, List.of(), period, "runbook-web-app", namespaces, false, null);
         return JosdkControllerConfiguration.of("web-app", registration, primaryClass, service);
     }
 
@@ -49,6 +49,14 @@ class JosdkControllerConfigurationTest {
                 .containsExactlyInAnyOrder("apps", "shop");
         assertThat(configuration(Duration.ofSeconds(30), Set.of()).getInformerConfig().getNamespaces())
                 .isEqualTo(Constants.DEFAULT_NAMESPACES_SET);
+    }
+
+    @Test
+    void aShardMembersInformerSelectsItsLabelAndAnUnshardedOneSelectsNothing() {
+        var sharded = new Registration(WEB_APP, List.of(), Duration.ofSeconds(30), "runbook-web-app", Set.of(), false, "replica-a");
+        assertThat(JosdkControllerConfiguration.of("web-app", sharded, primaryClass, service).getInformerConfig().getLabelSelector())
+                .isEqualTo("runbook.dev/shard=replica-a");
+        assertThat(configuration(Duration.ofSeconds(30), Set.of()).getInformerConfig().getLabelSelector()).isNull();
     }
 
     @Test

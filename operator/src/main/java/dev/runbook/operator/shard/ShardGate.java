@@ -1,0 +1,45 @@
+package dev.runbook.operator.shard;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The owner's side of sharding at the start of a primary's reconcile: a cycle runs only on a primary
+ * labelled with this member and not draining ({@link OwnerSide#ACT}); on a drain, this reconcile is the
+ * acknowledgement (both labels removed, no cycle). JOSDK never runs two reconciles of one primary at
+ * once, so when the acknowledgement is written no cycle of this member on the primary is running.
+ * Unsharded ({@link #ALL}) every primary is acted on, as before sharding.
+ */
+public final class ShardGate {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardGate.class);
+    /** No sharding: act on every primary the informer holds. */
+    public static final ShardGate ALL = new ShardGate(null, null);
+
+    private final String member;
+    private final LabelPatches patches;
+
+    private ShardGate(String member, LabelPatches patches) {
+        this.member = member;
+        this.patches = patches;
+    }
+
+    /** The gate of {@code member}, acknowledging drains through {@code patches} (of the bundle's primary kind). */
+    public static ShardGate of(String member, LabelPatches patches) {
+        return new ShardGate(ShardLabels.requireMemberName(member), patches);
+    }
+
+    /** Whether to run the cycle on {@code primary}; on a drain, acknowledges it first and answers no. */
+    public boolean mayAct(GenericKubernetesResource primary) {
+        if (member == null) return true;
+        ShardLabels labels = ShardLabels.of("", primary.getMetadata().getLabels());
+        OwnerSide side = OwnerSide.of(member, labels);
+        if (side == OwnerSide.ACKNOWLEDGE_DRAIN) {
+            // A refused write (the primary changed) is retried at the primary's next event: the drain label stays.
+            LabelPatches.Outcome outcome = patches.acknowledgeDrain(primary);
+            LOG.info("{} hands {}/{} back (drain acknowledged: {})", member, primary.getMetadata().getNamespace(),
+                    primary.getMetadata().getName(), outcome);
+        }
+        return side == OwnerSide.ACT;
+    }
+}
