@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,10 +108,12 @@ public final class ShardAdmission {
         var response = new AdmissionResponseBuilder().withUid(request.getUid()).withAllowed(true);
         try {
             if ("CREATE".equals(request.getOperation()) && request.getObject() != null) {
-                GenericKubernetesResource object = json.convertValue(request.getObject(), GenericKubernetesResource.class);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> sent = json.convertValue(request.getObject(), Map.class);
+                GenericKubernetesResource object = json.convertValue(sent, GenericKubernetesResource.class);
                 if (object.getMetadata() != null) {
                     shardOf(request.getKind().getGroup(), request.getKind().getKind(), request.getNamespace(), object)
-                            .ifPresent(member -> response.withPatchType("JSONPatch").withPatch(base64(json.asJson(patch(object, member)))));
+                            .ifPresent(member -> response.withPatchType("JSONPatch").withPatch(base64(json.asJson(patch(sent, member)))));
                 }
             }
         } catch (RuntimeException e) {
@@ -122,14 +125,24 @@ public final class ShardAdmission {
                 .withResponse(response.build()).build();
     }
 
-    /** The JSON patch (RFC 6902) that adds the label: the whole labels map when the object has none. */
-    static List<Map<String, Object>> patch(GenericKubernetesResource object, String member) {
-        if (object.getMetadata().getLabels() == null) {
-            return List.of(Map.of("op", "add", "path", "/metadata/labels", "value", Map.of(ShardLabels.SHARD, member)));
+    /**
+     * The JSON patch (RFC 6902) that adds the label: the whole labels map when the object as sent has none
+     * (an "add" below a missing member fails), else the one label.
+     */
+    static List<Map<String, Object>> patch(Map<String, Object> object, String member) {
+        Object metadata = object.get("metadata");
+        boolean hasLabels = metadata instanceof Map<?, ?> map && map.get("labels") instanceof Map<?, ?>;
+        Map<String, Object> operation = new LinkedHashMap<>();
+        operation.put("op", "add");
+        if (hasLabels) {
+            // RFC 6901: '~' in a key is written "~0", '/' "~1".
+            operation.put("path", "/metadata/labels/" + ShardLabels.SHARD.replace("~", "~0").replace("/", "~1"));
+            operation.put("value", member);
+        } else {
+            operation.put("path", "/metadata/labels");
+            operation.put("value", Map.of(ShardLabels.SHARD, member));
         }
-        // RFC 6901: '/' in a key is written "~1".
-        return List.of(Map.of("op", "add", "path", "/metadata/labels/" + ShardLabels.SHARD.replace("~", "~0").replace("/", "~1"),
-                "value", member));
+        return List.of(operation);
     }
 
     private static String base64(String text) {
