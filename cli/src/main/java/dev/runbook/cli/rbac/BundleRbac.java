@@ -6,6 +6,7 @@ import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.SecondaryKind;
 import dev.runbook.engine.problem.InvalidInputException;
 import dev.runbook.engine.problem.Problem;
+import dev.runbook.operator.observe.SecondaryMappers;
 import io.fabric8.kubernetes.api.Pluralize;
 
 import java.io.IOException;
@@ -65,6 +66,9 @@ public final class BundleRbac {
             if (secondary.clusterScoped()) continue;
             observed.put(secondary.kind().kind(), secondary.kind());
             need(needed, resourceOf(secondary.kind()), "get", "list", "watch");
+            // With shards on, the sharder labels a kind that follows one primary with its primary's member
+            // (docs/sharding.md#secondaries, docs/security.md#rbac): a patch of one label.
+            if (SecondaryMappers.followsOnePrimary(spec.primary(), secondary)) need(needed, resourceOf(secondary.kind()), "patch");
         }
         // An apply is a patch, and an apply that creates the object is authorised as a create as well.
         for (Kind made : templateKinds(directory.resolve("templates"))) {

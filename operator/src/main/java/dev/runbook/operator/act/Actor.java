@@ -39,7 +39,7 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@code apply}: server-side apply with the bundle's field manager, with an owner reference to
- *       the primary added to objects in its namespace;</li>
+ *       the primary added to objects in its namespace (and, on a shard member, the member's label);</li>
  *   <li>{@code mergePatch}: a JSON merge patch of the existing object;</li>
  *   <li>{@code delete}: deletes the object when it is there (already gone, or already being deleted,
  *       is not an error);</li>
@@ -63,16 +63,26 @@ public final class Actor {
     private final EventWriter events;
     private final String fieldManager;
     private final ConflictRetry conflicts;
+    private final Map<String, String> ownedLabels;
 
     public Actor(KubeApi api, EventWriter events, String fieldManager) {
-        this(api, events, fieldManager, ConflictRetry.DEFAULT);
+        this(api, events, fieldManager, ConflictRetry.DEFAULT, Map.of());
     }
 
     public Actor(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts) {
+        this(api, events, fieldManager, conflicts, Map.of());
+    }
+
+    /**
+     * @param ownedLabels labels every applied object that the primary owns carries, from its create on: a
+     *                    shard member's {@code runbook.dev/shard} (docs/sharding.md#secondaries); empty when not sharded
+     */
+    public Actor(KubeApi api, EventWriter events, String fieldManager, ConflictRetry conflicts, Map<String, String> ownedLabels) {
         this.api = api;
         this.events = events;
         this.fieldManager = fieldManager;
         this.conflicts = conflicts;
+        this.ownedLabels = Map.copyOf(ownedLabels);
     }
 
     /** Applies the actions in order, stopping at the first failure, reading every target from the API server. */
@@ -148,7 +158,7 @@ public final class Actor {
     }
 
     private Outcome apply(Apply apply, Primary primary, CachedObjects cached) {
-        Map<String, Object> desired = OwnerReferences.withOwner(apply.getObject(), apply.getTarget(), primary);
+        Map<String, Object> desired = OwnerReferences.withOwner(apply.getObject(), apply.getTarget(), primary, ownedLabels);
         Optional<Map<String, Object>> known = cached.get(apply.getTarget());
         if (known.isPresent() && ServerSideApplyCheck.changesNothing(desired, known.get(), fieldManager)) {
             return Outcome.NONE;

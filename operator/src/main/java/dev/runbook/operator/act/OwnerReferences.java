@@ -23,25 +23,50 @@ public final class OwnerReferences {
      * Only the maps on the way to the owner references are new: the rest (the spec, most of the object)
      * is shared with {@code object}, not copied, as this runs for every applied object of every cycle.
      */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> withOwner(Map<String, Object> object, ObjectRef target, Primary primary) {
-        if (primary.getUid().isEmpty() || target.getNamespace().isEmpty()
-                || !target.getNamespace().equals(primary.getNamespace())
-                || (target.getKind().equals(primary.getKind()) && target.getName().equals(primary.getName()))) {
-            return object;
-        }
+        return withOwner(object, target, primary, Map.of());
+    }
+
+    /**
+     * As {@link #withOwner(Map, ObjectRef, Primary)}, and an object the primary owns also carries
+     * {@code labels} (the shard member's label, docs/sharding.md#secondaries): it belongs to that one
+     * primary, so it follows the primary's shard. Only the object's own labels: never those of a template
+     * inside it (a StatefulSet's pods would roll).
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> withOwner(Map<String, Object> object, ObjectRef target, Primary primary,
+                                                Map<String, String> labels) {
+        if (!ownedBy(target, primary)) return object;
         Map<String, Object> metadata = object.get("metadata") == null ? Map.of() : (Map<String, Object>) object.get("metadata");
         List<?> existing = metadata.get("ownerReferences") instanceof List<?> list ? list : List.of();
+        boolean named = false;
         for (Object owner : existing) {
-            if (owner instanceof Map<?, ?> map && primary.getUid().equals(map.get("uid"))) return object;
+            if (owner instanceof Map<?, ?> map && primary.getUid().equals(map.get("uid"))) named = true;
         }
-        List<Object> owners = new ArrayList<>(existing);
-        owners.add(of(primary));
-        Map<String, Object> withOwners = new LinkedHashMap<>(metadata);
-        withOwners.put("ownerReferences", owners);
+        Map<String, Object> ownLabels = metadata.get("labels") instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+        boolean labelled = labels.entrySet().stream().allMatch(label -> label.getValue().equals(ownLabels.get(label.getKey())));
+        if (named && labelled) return object;
+        Map<String, Object> changed = new LinkedHashMap<>(metadata);
+        if (!named) {
+            List<Object> owners = new ArrayList<>(existing);
+            owners.add(of(primary));
+            changed.put("ownerReferences", owners);
+        }
+        if (!labelled) {
+            Map<String, Object> withLabels = new LinkedHashMap<>(ownLabels);
+            withLabels.putAll(labels);
+            changed.put("labels", withLabels);
+        }
         Map<String, Object> copy = new LinkedHashMap<>(object);
-        copy.put("metadata", withOwners);
+        copy.put("metadata", changed);
         return copy;
+    }
+
+    /** Whether the primary owns the target: a namespaced object of its namespace, not the primary itself. */
+    static boolean ownedBy(ObjectRef target, Primary primary) {
+        return !primary.getUid().isEmpty() && !target.getNamespace().isEmpty()
+                && target.getNamespace().equals(primary.getNamespace())
+                && !(target.getKind().equals(primary.getKind()) && target.getName().equals(primary.getName()));
     }
 
     /** A controller owner reference to the primary. */

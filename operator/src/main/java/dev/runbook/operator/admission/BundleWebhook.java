@@ -19,6 +19,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -28,11 +30,18 @@ import java.util.concurrent.Executors;
  * {@link BundleAdmission} verdict. A denial's message is the refusal's report, which starts with what
  * failed ({@code file:line:col}, or the failing scenarios and the first difference): {@code kubectl apply}
  * prints it. Every replica serves it, leader or not: the check reads nothing from the cluster.
+ *
+ * <p>The same server and certificate serve the mutating webhook that labels objects with their shard
+ * at create when shards are on ({@link #serveShards}, {@value #SHARD_PATH}).
  */
 public final class BundleWebhook implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BundleWebhook.class);
     /** The path the ValidatingWebhookConfiguration calls (deploy/50-webhook.yaml). */
     public static final String PATH = "/validate-bundle";
+    /** The path the MutatingWebhookConfiguration of shards calls (deploy/chart/templates/55-shard-webhook.yaml). */
+    public static final String SHARD_PATH = "/mutate-shard";
+    /** The MutatingWebhookConfiguration whose caBundle the operator writes when shards are on. */
+    public static final String SHARD_CONFIGURATION = "runbook-operator-shards";
     /** HTTP 422, the code the API server shows with a denial's message. */
     static final int DENIED = 422;
 
@@ -40,11 +49,15 @@ public final class BundleWebhook implements AutoCloseable {
     private final ExecutorService executor;
     private final BundleAdmission admission;
     private final KubernetesSerialization json = new KubernetesSerialization();
+    private final Map<String, Function<AdmissionReview, AdmissionReview>> routes = new ConcurrentHashMap<>();
+    private volatile WebhookTls tls;
+    private volatile ServingCertificate certificate;
 
     private BundleWebhook(HttpsServer server, ExecutorService executor, BundleAdmission admission) {
         this.server = server;
         this.executor = executor;
         this.admission = admission;
+        routes.put(PATH, this::answer);
     }
 
     /** Where the webhook listens, what its certificate names, and which configuration and Secret are its. */
@@ -81,6 +94,8 @@ public final class BundleWebhook implements AutoCloseable {
         WebhookTls tls = new WebhookTls(client, namespace, settings.secret());
         ServingCertificate certificate = tls.ensure(settings.names(), clock.instant());
         BundleWebhook webhook = start(settings.address(), certificate, new BundleAdmission(settings.budget(), vetting));
+        webhook.tls = tls;
+        webhook.certificate = certificate;
         try {
             tls.trustIn(settings.configuration(), certificate);
         } catch (RuntimeException e) {
@@ -102,14 +117,30 @@ public final class BundleWebhook implements AutoCloseable {
         return webhook;
     }
 
+    /**
+     * Also serves the shard webhook ({@value #SHARD_PATH}, {@link ShardAdmission}) on this server, with this
+     * certificate, whose CA it writes into the MutatingWebhookConfiguration {@code configuration}
+     * ({@value #SHARD_CONFIGURATION}). The runtime calls it when shards are on, after {@link #serve}.
+     */
+    public void serveShards(ShardAdmission shards, String configuration) {
+        routes.put(SHARD_PATH, shards::answer);
+        if (tls == null || certificate == null) return; // started with a certificate of the caller's (tests)
+        try {
+            tls.trustInMutating(configuration, certificate);
+        } catch (RuntimeException e) {
+            LOG.warn("could not write the webhook's CA into {}: {} (may the operator patch it?)", configuration, e.toString());
+        }
+    }
+
     public int port() {
         return server.getAddress().getPort();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            if (!PATH.equals(exchange.getRequestURI().getPath())) {
-                send(exchange, 404, "text/plain; charset=utf-8", "not found: the webhook is at " + PATH + "\n");
+            Function<AdmissionReview, AdmissionReview> route = routes.get(exchange.getRequestURI().getPath());
+            if (route == null) {
+                send(exchange, 404, "text/plain; charset=utf-8", "not found: the webhook is at " + String.join(", ", new java.util.TreeSet<>(routes.keySet())) + "\n");
                 return;
             }
             if (!"POST".equals(exchange.getRequestMethod())) {
@@ -124,7 +155,7 @@ public final class BundleWebhook implements AutoCloseable {
                 send(exchange, 400, "text/plain; charset=utf-8", "not an AdmissionReview: " + e.getMessage() + "\n");
                 return;
             }
-            send(exchange, 200, "application/json", json.asJson(answer(review)));
+            send(exchange, 200, "application/json", json.asJson(route.apply(review)));
         }
     }
 

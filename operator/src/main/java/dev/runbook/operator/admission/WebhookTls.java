@@ -96,6 +96,29 @@ public final class WebhookTls {
         return true;
     }
 
+    /**
+     * As {@link #trustIn}, for the MutatingWebhookConfiguration of shards: a configuration that is not
+     * installed is logged, and objects are then labelled by the sharder's passes alone.
+     */
+    public boolean trustInMutating(String configuration, ServingCertificate certificate) {
+        var resource = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configuration);
+        var current = resource.get();
+        if (current == null) {
+            LOG.warn("no MutatingWebhookConfiguration {}: new primaries and their pods are labelled with their shard by the "
+                    + "sharder's next pass (install the chart with shards.enabled)", configuration);
+            return false;
+        }
+        String bundle = base64(certificate.caPem());
+        if (current.getWebhooks().stream().anyMatch(w -> !bundle.equals(w.getClientConfig().getCaBundle()))) {
+            resource.edit(c -> {
+                c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
+                return c;
+            });
+            LOG.info("the webhook's CA written into MutatingWebhookConfiguration {}", configuration);
+        }
+        return true;
+    }
+
     private static ServingCertificate read(Secret secret) {
         Map<String, String> data = secret.getData();
         if (data == null || !data.containsKey("tls.crt") || !data.containsKey("tls.key") || !data.containsKey(CA_KEY)) return null;

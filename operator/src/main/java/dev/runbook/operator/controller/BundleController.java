@@ -3,6 +3,7 @@ package dev.runbook.operator.controller;
 import dev.runbook.engine.decide.DecidingBundle;
 import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.act.Actor;
+import dev.runbook.operator.error.ConflictRetry;
 import dev.runbook.operator.cycle.ActiveBundle;
 import dev.runbook.operator.cycle.CycleListener;
 import dev.runbook.operator.cycle.ReconcileCycle;
@@ -43,12 +44,12 @@ final class BundleController {
                 primaryClass, operator.getConfigurationService());
         TrimmedCache trimmed = new TrimmedCache(spec.fieldManager());
         EventWriter events = new EventWriter(api.client());
-        ReconcileCycle cycle = new ReconcileCycle(active,
-                new Actor(api, events, spec.fieldManager()),
-                new Recorder(api, events, spec.fieldManager(), spec.primary().kind().toString()),
-                clock, listener, policy);
         ShardGate gate = shardMember == null ? ShardGate.ALL : ShardGate.of(shardMember,
                 new LabelPatches(api.client(), spec.primary().kind().apiVersion(), spec.primary().kind().kind()));
+        ReconcileCycle cycle = new ReconcileCycle(active,
+                new Actor(api, events, spec.fieldManager(), ConflictRetry.DEFAULT, gate.stamp()),
+                new Recorder(api, events, spec.fieldManager(), spec.primary().kind().toString()),
+                clock, listener, policy);
         var reconciler = spec.hasCleanup()
                 ? new CleaningReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces, gate)
                 : new RunbookReconciler<>(primaryClass, spec.primary(), spec.secondaries(), cycle, api, trimmed, namespaces, gate);

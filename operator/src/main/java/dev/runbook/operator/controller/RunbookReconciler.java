@@ -84,7 +84,8 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         primaries = context.getPrimaryCache();
         swaps = new SimpleInboundEventSource<>("bundle-swaps");
         sources.add(swaps);
-        sources.addAll(SecondaryInformers.declare(context, primaryKind, primaryClass, secondaries, namespaces, trimmed, api));
+        sources.addAll(SecondaryInformers.declare(context, primaryKind, primaryClass, secondaries, namespaces, trimmed, api,
+                gate.selector()));
         return sources;
     }
 

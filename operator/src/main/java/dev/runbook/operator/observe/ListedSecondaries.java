@@ -36,7 +36,7 @@ public final class ListedSecondaries implements ObservedSecondaries.Source {
         var mapper = SecondaryMappers.of(spec.primary(), kind, namespace -> Stream.of(primary));
         var resources = client.genericKubernetesResources(kind.kind().apiVersion(), kind.kind().kind());
         var inScope = primary.getNamespace().isPresent() ? resources.inNamespace(primary.getNamespace().get()) : resources.inAnyNamespace();
-        String selector = kind.mapping() == SecondaryKind.Mapping.LABELS ? new LabelMapping(kind.selector()).informerSelector() : null;
+        String selector = SecondaryMappers.selector(spec.primary(), kind, null);
         List<GenericKubernetesResource> listed = selector == null ? inScope.list().getItems()
                 : inScope.withLabelSelector(selector).list().getItems();
         return listed.stream().filter(object -> mapper.toPrimaryResourceIDs(object).contains(primary))

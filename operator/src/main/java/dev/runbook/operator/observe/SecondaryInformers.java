@@ -32,6 +32,12 @@ import java.util.Set;
  * namespaced kind mapped by owner reference or by reference, in a watched namespace, or a
  * cluster-scoped kind mapped by reference (watched everywhere). A kind mapped by labels is watched
  * through a label selector, so its informer holds only the matching objects, and covers nothing.
+ *
+ * <p>A shard member's owner-mapped informer holds only the objects labelled with the member, that is,
+ * those of its own primaries: it still covers the kind for them (every object of an owned primary
+ * carries the label), not for another member's object, which it does not hold. So an object of an owned
+ * primary that missed its label (until the sharder's next pass labels it) is applied as if new, and
+ * reported CREATED once.
  */
 public final class SecondaryInformers<P extends HasMetadata> {
     private static final HeartbeatFilter HEARTBEATS = new HeartbeatFilter();
@@ -58,10 +64,15 @@ public final class SecondaryInformers<P extends HasMetadata> {
      * One informer per secondary kind, in {@code bundle.yaml}'s order, keeping what {@code trimmed} keeps
      * of each object. A reference mapping's informer (Nodes) starts cycles on any change but a heartbeat
      * ({@link HeartbeatFilter}) and finds its primaries through an index on the referring kind's informer.
+     * With a shard member, a kind whose objects follow one primary is watched through the member's label as
+     * well ({@link SecondaryMappers#selector}): the informer then holds the objects of the member's own
+     * primaries, each labelled with it at create or by the sharder before the primary was (docs/sharding.md#secondaries).
+     *
+     * @param shardSelector the member's label selector ({@code runbook.dev/shard=MEMBER}); null when not sharded
      */
     public static <P extends HasMetadata> List<InformerEventSource<GenericKubernetesResource, P>> declare(
             EventSourceContext<P> context, PrimaryKind primaryKind, Class<P> primaryClass, List<SecondaryKind> secondaries,
-            Set<String> namespaces, TrimmedCache trimmed, KubeApi api) {
+            Set<String> namespaces, TrimmedCache trimmed, KubeApi api, String shardSelector) {
         List<InformerEventSource<GenericKubernetesResource, P>> sources = new ArrayList<>();
         Map<String, InformerEventSource<GenericKubernetesResource, P>> byKind = new HashMap<>();
         Map<String, SecondaryToPrimaryMapper<GenericKubernetesResource>> mappers = new HashMap<>();
@@ -90,9 +101,8 @@ public final class SecondaryInformers<P extends HasMetadata> {
                 builder.withItemStore(trimmed.storeFor(namespaces));
                 mapper = SecondaryMappers.of(primaryKind, kind,
                         namespace -> context.getPrimaryCache().list(namespace).map(ResourceID::fromResource));
-                if (kind.mapping() == SecondaryKind.Mapping.LABELS) {
-                    builder.withLabelSelector(new LabelMapping(kind.selector()).informerSelector());
-                }
+                String selector = SecondaryMappers.selector(primaryKind, kind, shardSelector);
+                if (selector != null) builder.withLabelSelector(selector);
             }
             var source = new InformerEventSource<>(builder.withSecondaryToPrimaryMapper(mapper).build(), context);
             byKind.putIfAbsent(kind.kind().kind(), source);

@@ -21,6 +21,30 @@ public final class SecondaryMappers {
     private SecondaryMappers() {}
 
     /**
+     * Whether every object of {@code kind} belongs to one primary at most, in that primary's namespace: a
+     * namespaced kind of a namespaced primary mapped by owner reference, or by labels that name the primary.
+     * Only such a kind can carry its primary's shard label and be watched through it (docs/sharding.md#secondaries);
+     * a kind shared by primaries (labels naming none, or a referenced kind such as Node) is watched whole.
+     */
+    public static boolean followsOnePrimary(PrimaryKind primaryKind, SecondaryKind kind) {
+        if (!primaryKind.namespaced() || kind.clusterScoped()) return false;
+        return kind.mapping() == SecondaryKind.Mapping.OWNER
+                || (kind.mapping() == SecondaryKind.Mapping.LABELS && new LabelMapping(kind.selector()).namesThePrimary());
+    }
+
+    /**
+     * The label selector objects of {@code kind} are watched or listed with: the kind's own (for a labels
+     * mapping) and, for a kind that follows one primary, {@code shardSelector} ANDed to it. Null for none.
+     *
+     * @param shardSelector the shard member's selector ({@code runbook.dev/shard=MEMBER}), or null when not sharded
+     */
+    public static String selector(PrimaryKind primaryKind, SecondaryKind kind, String shardSelector) {
+        String own = kind.mapping() == SecondaryKind.Mapping.LABELS ? new LabelMapping(kind.selector()).informerSelector() : null;
+        if (shardSelector == null || !followsOnePrimary(primaryKind, kind)) return own;
+        return own == null ? shardSelector : own + "," + shardSelector;
+    }
+
+    /**
      * @param primariesIn the primaries of a namespace, for a label selector that names none (its objects
      *                    belong to every primary of their namespace)
      */

@@ -18,8 +18,11 @@ import java.util.Map;
  * next pass decides again from what is there.
  */
 public final class LabelPatches {
-    /** What became of one write. */
-    public enum Outcome { WRITTEN, STALE, GONE }
+    /**
+     * What became of one write: written; refused, the primary changed since it was read; the primary is
+     * gone; or not sent, because its secondaries could not all be labelled first ({@link Sharder}).
+     */
+    public enum Outcome { WRITTEN, STALE, GONE, DEFERRED }
 
     private final KubernetesClient client;
     private final String apiVersion;

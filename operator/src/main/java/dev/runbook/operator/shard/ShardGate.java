@@ -29,6 +29,16 @@ public final class ShardGate {
         return new ShardGate(ShardLabels.requireMemberName(member), patches);
     }
 
+    /** The label selector of the member's share, for its informers; null when not sharded. */
+    public String selector() {
+        return member == null ? null : ShardLabels.selectorOf(member);
+    }
+
+    /** The labels every object the member applies for one of its primaries carries: none when not sharded. */
+    public java.util.Map<String, String> stamp() {
+        return member == null ? java.util.Map.of() : java.util.Map.of(ShardLabels.SHARD, member);
+    }
+
     /** Whether to run the cycle on {@code primary}; on a drain, acknowledges it first and answers no. */
     public boolean mayAct(GenericKubernetesResource primary) {
         if (member == null) return true;

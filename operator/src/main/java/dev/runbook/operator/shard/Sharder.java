@@ -1,8 +1,12 @@
 package dev.runbook.operator.shard;
 
+import dev.runbook.engine.bundle.Kind;
+import dev.runbook.engine.bundle.PrimaryKind;
+import dev.runbook.engine.bundle.SecondaryKind;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -13,51 +17,109 @@ import java.util.Set;
 /**
  * One pass of the sharder over one primary kind: list the primaries, decide with {@link Assignment}
  * against the live members, write each change ({@link LabelPatches}). It runs in the replica that holds
- * the leader Lease, on each change of the members and every resync period (the loop around it is not
- * built yet: docs/sharding.md#whats-next). The list is served from the API server's watch cache
+ * the leader Lease, on each change of the members and every resync period ({@link ShardingLoop}). The list is served from the API server's watch cache
  * ({@code resourceVersion=0}): it may be a little behind, and a change decided from it that no longer
  * fits is refused by its precondition.
+ *
+ * <p>With the bundle's secondary kinds, a pass also moves the secondaries with their primary
+ * ({@link SecondaryLabels}), in this order, so that a new owner never sees its primary without them
+ * (docs/sharding.md#handover-of-secondaries):
+ * <ol>
+ *   <li>before it writes an owner on a primary, every secondary of that primary gets the owner's label;
+ *       when one cannot be labelled, the primary is left as it is ({@link LabelPatches.Outcome#DEFERRED})
+ *       and the next pass tries again;</li>
+ *   <li>then the primary's label is written (with its precondition);</li>
+ *   <li>every primary that keeps its owner has any secondary that does not carry the owner's label
+ *       labelled: one created meanwhile without it, or by a create that read its owner's label before
+ *       the relabel.</li>
+ * </ol>
+ * A drain moves no secondary: the old owner acts on them until it acknowledges.
  */
 public final class Sharder {
     private final KubernetesClient client;
     private final String apiVersion;
     private final String kind;
+    private final PrimaryKind primaryKind;
+    private final List<SecondaryKind> secondaries;
     private final Set<String> namespaces;
     private final LabelPatches patches;
 
-    /** @param namespaces the namespaces the operator watches, as its bundles' registrations name them; empty for all */
+    /**
+     * A sharder of the primaries alone, for a primary kind without secondaries to move.
+     *
+     * @param namespaces the namespaces the operator watches, as its bundles' registrations name them; empty for all
+     */
     public Sharder(KubernetesClient client, String apiVersion, String kind, Set<String> namespaces) {
+        this(client, new PrimaryKind(new Kind(apiVersion, kind), "", true), List.of(), namespaces);
+    }
+
+    /**
+     * The sharder of a bundle's primary kind, moving the secondaries of {@code secondaries}' kinds with
+     * their primaries: the runtime builds one per bundle from its {@code BundleSpec} ({@code spec.primary()},
+     * {@code spec.secondaries()}).
+     *
+     * @param namespaces the namespaces the operator watches, as its bundles' registrations name them; empty for all
+     */
+    public Sharder(KubernetesClient client, PrimaryKind primaryKind, List<SecondaryKind> secondaries, Set<String> namespaces) {
         this.client = client;
-        this.apiVersion = apiVersion;
-        this.kind = kind;
+        this.apiVersion = primaryKind.kind().apiVersion();
+        this.kind = primaryKind.kind().kind();
+        this.primaryKind = primaryKind;
+        this.secondaries = List.copyOf(secondaries);
         this.namespaces = Set.copyOf(namespaces);
         this.patches = new LabelPatches(client, apiVersion, kind);
     }
 
     /**
-     * What one pass did: its writes' outcomes, and how many primaries wait for their live owner's
-     * acknowledgement of a drain (another pass is due once they are acknowledged).
+     * What one pass did: its writes' outcomes on primaries, how many primaries wait for their live owner's
+     * acknowledgement of a drain (another pass is due once they are acknowledged), and how many
+     * secondaries it labelled.
      */
-    public record Pass(Map<LabelPatches.Outcome, Integer> outcomes, int draining) {
+    public record Pass(Map<LabelPatches.Outcome, Integer> outcomes, int draining, int secondariesLabelled) {
         public boolean wrote() { return outcomes.containsKey(LabelPatches.Outcome.WRITTEN); }
 
         /** Whether a pass soon may have work: a write refused or made, or drains to follow up. */
         public boolean unsettled() { return !outcomes.isEmpty() || draining > 0; }
     }
 
-    /** Brings every primary one step closer to its ring owner among {@code liveMembers}. */
+    /** Brings every primary one step closer to its ring owner among {@code liveMembers}, its secondaries first. */
     public Pass pass(Set<String> liveMembers) {
         Map<String, GenericKubernetesResource> byKey = new LinkedHashMap<>();
         for (GenericKubernetesResource primary : list()) byKey.put(keyOf(primary), primary);
+        SecondaryLabels secondaryLabels = SecondaryLabels.list(client, primaryKind, secondaries, namespaces);
         List<LabelChange> changes = Assignment.decide(liveMembers,
                 byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels())).toList());
         Map<LabelPatches.Outcome, Integer> outcomes = new EnumMap<>(LabelPatches.Outcome.class);
+        int labelled = 0;
+        Set<String> changed = new java.util.HashSet<>();
         for (LabelChange change : changes) {
-            outcomes.merge(patches.apply(byKey.get(change.key()), change), 1, Integer::sum);
+            GenericKubernetesResource primary = byKey.get(change.key());
+            changed.add(change.key());
+            if (change instanceof LabelChange.Assign assign) {
+                SecondaryLabels.Labelled first = secondaryLabels.label(idOf(primary), assign.member());
+                labelled += first.written();
+                if (!first.complete()) {
+                    outcomes.merge(LabelPatches.Outcome.DEFERRED, 1, Integer::sum);
+                    continue;
+                }
+            }
+            outcomes.merge(patches.apply(primary, change), 1, Integer::sum);
+        }
+        for (Map.Entry<String, GenericKubernetesResource> entry : byKey.entrySet()) {
+            if (changed.contains(entry.getKey())) continue;
+            ShardLabels labels = ShardLabels.of(entry.getKey(), entry.getValue().getMetadata().getLabels());
+            // A missed secondary follows an owner that keeps its primary; a dead owner's wait for the reassignment.
+            if (labels.owner().filter(liveMembers::contains).isPresent()) {
+                labelled += secondaryLabels.label(idOf(entry.getValue()), labels.shard()).written();
+            }
         }
         int draining = (int) byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels()))
                 .filter(labels -> labels.draining() && labels.owner().filter(liveMembers::contains).isPresent()).count();
-        return new Pass(Map.copyOf(outcomes), draining);
+        return new Pass(Map.copyOf(outcomes), draining, labelled);
+    }
+
+    private static ResourceID idOf(GenericKubernetesResource primary) {
+        return new ResourceID(primary.getMetadata().getName(), primary.getMetadata().getNamespace());
     }
 
     private List<GenericKubernetesResource> list() {

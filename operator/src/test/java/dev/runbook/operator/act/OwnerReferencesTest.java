@@ -75,4 +75,44 @@ class OwnerReferencesTest {
         Map<String, Object> self = APP.getObject();
         assertThat(OwnerReferences.withOwner(self, APP.getRef(), APP)).isSameAs(self);
     }
+
+    // ---- a shard member's label (docs/sharding.md#secondaries) ----------------------------------
+
+    static final Map<String, String> SHARD = Map.of("runbook.dev/shard", "runbook-1");
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anOwnedObjectCarriesTheMembersLabelOnItselfNeverInItsTemplate() {
+        Map<String, Object> template = Map.of("metadata", Map.of("labels", Map.of("app", "pg")), "spec", Map.of());
+        Map<String, Object> statefulSet = Map.of("apiVersion", "apps/v1", "kind", "StatefulSet",
+                "metadata", Map.of("name", "pg", "namespace", "demo", "labels", Map.of("app", "pg")),
+                "spec", Map.of("template", template));
+
+        Map<String, Object> owned = OwnerReferences.withOwner(statefulSet, ObjectRef.of("apps/v1", "StatefulSet", "demo", "pg"), APP, SHARD);
+
+        assertThat((Map<String, Object>) ((Map<String, Object>) owned.get("metadata")).get("labels"))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("app", "pg", "runbook.dev/shard", "runbook-1"));
+        assertThat(((Map<String, Object>) owned.get("spec")).get("template")).as("the pods' template, untouched: no roll").isSameAs(template);
+        assertThat(OwnerReferences.withOwner(owned, ObjectRef.of("apps/v1", "StatefulSet", "demo", "pg"), APP, SHARD))
+                .as("labelled and owned already: nothing new").isSameAs(owned);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anObjectAlreadyOwnedButUnlabelledGetsTheLabelAlone() {
+        Map<String, Object> owned = OwnerReferences.withOwner(configMap("demo", Map.of()), ObjectRef.of("v1", "ConfigMap", "demo", "shop-config"), APP);
+        Map<String, Object> labelled = OwnerReferences.withOwner(owned, ObjectRef.of("v1", "ConfigMap", "demo", "shop-config"), APP, SHARD);
+        Map<String, Object> metadata = (Map<String, Object>) labelled.get("metadata");
+        assertThat((List<Object>) metadata.get("ownerReferences")).hasSize(1);
+        assertThat((Map<String, Object>) metadata.get("labels")).isEqualTo(Map.of("runbook.dev/shard", "runbook-1"));
+    }
+
+    @Test
+    void whatThePrimaryDoesNotOwnIsNotLabelled() {
+        Map<String, Object> elsewhere = configMap("other", Map.of());
+        assertThat(OwnerReferences.withOwner(elsewhere, ObjectRef.of("v1", "ConfigMap", "other", "shop-config"), APP, SHARD))
+                .as("shared objects elsewhere would flip between members").isSameAs(elsewhere);
+        Map<String, Object> self = APP.getObject();
+        assertThat(OwnerReferences.withOwner(self, APP.getRef(), APP, SHARD)).as("the primary's label is the sharder's").isSameAs(self);
+    }
 }

@@ -1,0 +1,77 @@
+package dev.runbook.operator.act;
+
+import dev.runbook.engine.apply.Outcome;
+import dev.runbook.engine.bundle.Kind;
+import dev.runbook.engine.bundle.PrimaryKind;
+import dev.runbook.operator.kube.EventWriter;
+import dev.runbook.operator.kube.KubeApi;
+import dev.runbook.operator.shard.ShardLabels;
+import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.TestCluster;
+import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.rules.action.Actions;
+import dev.runbook.rules.fact.Primary;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A shard member's applies carry its label from the object's create (docs/sharding.md#secondaries), and
+ * do not fight it: applying again changes nothing; after the sharder moved the object to another member
+ * (a merge patch of the label by its own field manager), that member's first apply takes the field over
+ * with the same value, once, and the next changes nothing.
+ */
+@RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
+class ShardLabelApplyIT {
+    static final PrimaryKind WEB_APP = new PrimaryKind(new Kind("test.runbook.dev/v1", "WebApp"), "webapps", true);
+    static final Instant NOW = Instant.parse("2026-12-05T09:00:00Z");
+    static TestCluster cluster;
+    static KubeApi api;
+    @TestNamespace("stamp")
+    String namespace;
+
+    @BeforeAll
+    static void register() {
+        api = new KubeApi(cluster.client());
+        api.register(WEB_APP);
+    }
+
+    @Test
+    void theLabelComesWithTheCreateAndAMoveIsTakenOverOnce() {
+        Primary app = new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
+                "metadata", Map.of("name", "shop", "namespace", namespace), "spec", Map.of())));
+        var config = Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "shop-config", "namespace", namespace, "labels", Map.of("app", "shop")),
+                "data", Map.of("greeting", "hi")));
+
+        assertThat(member("replica-a").apply(config, app, NOW)).isEqualTo(Outcome.CREATED);
+        assertThat(configMap().getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-a").containsEntry("app", "shop");
+        assertThat(member("replica-a").apply(config, app, NOW)).as("the label is the apply's own: nothing to send").isEqualTo(Outcome.NONE);
+
+        cluster.client().configMaps().inNamespace(namespace).withName("shop-config").patch(
+                new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("runbook-sharder").build(),
+                "{\"metadata\":{\"labels\":{\"" + ShardLabels.SHARD + "\":\"replica-b\"}}}");
+        Outcome takeover = member("replica-b").apply(config, app, NOW);
+        // A real API server moves the label's field to the merge patch's manager, so the apply takes it back (one write);
+        // the embedded server's apply shim keeps field ownership through a merge patch, so there is nothing to take back.
+        if (!cluster.isMock()) assertThat(takeover).as("the new owner takes the field over, same value").isEqualTo(Outcome.UPDATED);
+        assertThat(configMap().getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-b");
+        assertThat(member("replica-b").apply(config, app, NOW)).isEqualTo(Outcome.NONE);
+    }
+
+    private Actor member(String name) {
+        return new Actor(api, new EventWriter(cluster.client()), "runbook-test", dev.runbook.operator.error.ConflictRetry.DEFAULT,
+                Map.of(ShardLabels.SHARD, name));
+    }
+
+    private ConfigMap configMap() {
+        return cluster.client().configMaps().inNamespace(namespace).withName("shop-config").get();
+    }
+}
