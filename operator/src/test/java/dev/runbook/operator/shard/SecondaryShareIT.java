@@ -75,11 +75,7 @@ class SecondaryShareIT {
             String other = owner(primary.getMetadata().getLabels()).equals("replica-a") ? "replica-b" : "replica-a";
             client.secrets().inNamespace(namespace).resource(secret(name, "stray", other)).create();
             // A change of the primary makes its owner run a cycle; its Ready condition records the generation it saw.
-            long generation = client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name)
-                    .edit(p -> {
-                        p.setAdditionalProperty("spec", Map.of("greeting", "bonjour"));
-                        return p;
-                    }).getMetadata().getGeneration();
+            long generation = greet(client, name, "bonjour");
             await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(readyGeneration(primary(client, name))).isEqualTo(generation));
             assertThat(status(primary(client, name), "credentials")).as("the other member's Secret is not in the owner's informer")
                     .isEqualTo("2");
@@ -129,14 +125,18 @@ class SecondaryShareIT {
                 assertThat(owner(client.secrets().inNamespace(namespace).withName(name + "-late").get().getMetadata().getLabels()))
                         .isEqualTo(owner(primary(client, name).getMetadata().getLabels()));
             });
-            long generation = client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name)
-                    .edit(p -> {
-                        p.setAdditionalProperty("spec", Map.of("greeting", "bonjour"));
-                        return p;
-                    }).getMetadata().getGeneration();
+            long generation = greet(client, name, "bonjour");
             await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(readyGeneration(primary(client, name))).isEqualTo(generation));
             assertThat(status(primary(client, name), "credentials")).as("labelled now: counted once").isEqualTo("1");
         }
+    }
+
+    /** Changes the primary's greeting, which makes its owner run a cycle; the primary's new generation. */
+    private long greet(KubernetesClient client, String name, String greeting) {
+        return client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name).edit(p -> {
+            p.setAdditionalProperty("spec", Map.of("greeting", greeting));
+            return p;
+        }).getMetadata().getGeneration();
     }
 
     private RunbookOperator member(KubernetesClient client, String name) {
