@@ -202,7 +202,11 @@ public final class RunCommand implements Callable<Integer> {
                              metrics::scrape, runtime::notAlive, runtime::notReady, history == null ? null : history::json);
                      BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),
                              Clock.systemUTC(), runtime.verdicts())) {
-                    if (webhook != null) metrics.webhookServing(true);
+                    if (webhook != null) {
+                        metrics.webhookServing(true);
+                        // Every member answers the webhook at create: the Service sends each call to any of them.
+                        runtime.shardAdmission().ifPresent(admission -> webhook.serveShards(admission, BundleWebhook.SHARD_CONFIGURATION));
+                    }
                     long starting = System.nanoTime();
                     try {
                         runtime.start();

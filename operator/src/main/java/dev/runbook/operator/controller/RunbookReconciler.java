@@ -97,7 +97,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
 
     /** One cycle over the primary and its cached secondaries; when to run again. */
     final Duration runCycle(P resource, Context<P> context) {
-        SecondaryInformers<P> informers = new SecondaryInformers<>(secondaries, namespaces, context, api);
+        SecondaryInformers<P> informers = new SecondaryInformers<>(primaryKind, secondaries, namespaces, gate.selector(), context, api);
         return cycle.run(api.toFrozenMap(resource), informers.observed(resource), new ReadYourWrites<>(informers,
                 context.eventSourceRetriever().getControllerEventSource(), primaryKind, primaryClass, api, trimmed));
     }

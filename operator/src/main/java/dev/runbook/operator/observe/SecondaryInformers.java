@@ -16,6 +16,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,6 +39,13 @@ import java.util.Set;
  * carries the label), not for another member's object, which it does not hold. So an object of an owned
  * primary that missed its label (until the sharder's next pass labels it) is applied as if new, and
  * reported CREATED once.
+ *
+ * <p>A kind mapped by labels that name the primary has, in a shard member, a second informer: the bundle's
+ * objects of the kind that carry no shard label at all ({@link SecondaryMappers#unlabelledSelector}), such
+ * as a Pod created while the webhook at create did not answer. The cycle observes both informers' objects
+ * ({@link #observed}), so the owner of a primary sees such an object at once, not after the sharder's next
+ * pass labels it; a member that does not own the primary holds it too but never maps it to a primary of its
+ * own. Normally that cache is empty: it holds only what is waiting for its label (docs/sharding.md#objects-the-webhook-missed).
  */
 public final class SecondaryInformers<P extends HasMetadata> {
     private static final HeartbeatFilter HEARTBEATS = new HeartbeatFilter();
@@ -46,18 +54,31 @@ public final class SecondaryInformers<P extends HasMetadata> {
     private final Set<String> namespaces;
     private final Context<P> context;
     private final KubeApi api;
+    /** Per secondary kind, whether it has an informer of its unlabelled objects too. */
+    private final List<Boolean> unlabelled;
 
-    /** The informers of {@code context}'s controller, declared by {@link #declare} with the same kinds and namespaces. */
-    public SecondaryInformers(List<SecondaryKind> secondaries, Set<String> namespaces, Context<P> context, KubeApi api) {
+    /**
+     * The informers of {@code context}'s controller, declared by {@link #declare} with the same kinds,
+     * namespaces and shard selector.
+     */
+    public SecondaryInformers(PrimaryKind primaryKind, List<SecondaryKind> secondaries, Set<String> namespaces,
+                              String shardSelector, Context<P> context, KubeApi api) {
         this.secondaries = secondaries;
         this.namespaces = namespaces;
         this.context = context;
         this.api = api;
+        this.unlabelled = secondaries.stream()
+                .map(kind -> SecondaryMappers.unlabelledSelector(primaryKind, kind, shardSelector) != null).toList();
     }
 
     /** The name of the event source of the i-th secondary kind. */
     static String sourceName(int index, SecondaryKind kind) {
         return "secondary-" + index + "-" + kind.kind().kind().toLowerCase(Locale.ROOT);
+    }
+
+    /** The name of the event source of the i-th secondary kind's objects not labelled with a shard yet. */
+    static String unlabelledSourceName(int index, SecondaryKind kind) {
+        return sourceName(index, kind) + "-unlabelled";
     }
 
     /**
@@ -67,6 +88,8 @@ public final class SecondaryInformers<P extends HasMetadata> {
      * With a shard member, a kind whose objects follow one primary is watched through the member's label as
      * well ({@link SecondaryMappers#selector}): the informer then holds the objects of the member's own
      * primaries, each labelled with it at create or by the sharder before the primary was (docs/sharding.md#secondaries).
+     * A kind mapped by labels that name the primary gets a second informer then, of its objects without a shard
+     * label ({@link SecondaryMappers#unlabelledSelector}), mapped to their primaries alike.
      *
      * @param shardSelector the member's label selector ({@code runbook.dev/shard=MEMBER}); null when not sharded
      */
@@ -108,6 +131,18 @@ public final class SecondaryInformers<P extends HasMetadata> {
             byKind.putIfAbsent(kind.kind().kind(), source);
             mappers.putIfAbsent(kind.kind().kind(), mapper);
             sources.add(source);
+            String unlabelled = SecondaryMappers.unlabelledSelector(primaryKind, kind, shardSelector);
+            if (unlabelled != null) {
+                // JOSDK takes one label selector per event source: the unlabelled objects need a source of their own.
+                // An object leaves it when it is labelled, as a delete on this watch and an add on the other: only
+                // the add starts a cycle, which then sees it, rather than one that might run between the two.
+                sources.add(new InformerEventSource<>(InformerEventSourceConfiguration
+                        .from(new GroupVersionKind(kind.kind().apiVersion(), kind.kind().kind()), primaryClass)
+                        .withName(unlabelledSourceName(i, kind)).withNamespacesInheritedFromController()
+                        .withItemStore(trimmed.storeFor(namespaces)).withLabelSelector(unlabelled)
+                        .withOnDeleteFilter((object, finalStateUnknown) -> false)
+                        .withSecondaryToPrimaryMapper(mapper).build(), context));
+            }
         }
         return sources;
     }
@@ -117,14 +152,28 @@ public final class SecondaryInformers<P extends HasMetadata> {
         return ObservedSecondaries.of(secondaries, new ObservedSecondaries.Source() {
             @Override
             public List<GenericKubernetesResource> mappedTo(int index, SecondaryKind kind) {
-                return sourceAt(index).getSecondaryResources(primary).stream().toList();
+                Map<ResourceID, GenericKubernetesResource> mapped = new LinkedHashMap<>();
+                // An object being labelled can sit in both caches for a moment: the labelled copy is the newer.
+                for (var source : sourcesAt(index)) {
+                    source.getSecondaryResources(primary).forEach(object -> mapped.putIfAbsent(ResourceID.fromResource(object), object));
+                }
+                return List.copyOf(mapped.values());
             }
 
             @Override
             public Optional<GenericKubernetesResource> get(int index, SecondaryKind kind, ResourceID id) {
-                return sourceAt(index).get(id);
+                return find(index, id);
             }
         }, api);
+    }
+
+    /** The object with that id as the informers of the {@code index}-th kind hold it: labelled first, then unlabelled. */
+    private Optional<GenericKubernetesResource> find(int index, ResourceID id) {
+        for (var source : sourcesAt(index)) {
+            Optional<GenericKubernetesResource> found = source.get(id);
+            if (found.isPresent()) return found;
+        }
+        return Optional.empty();
     }
 
     /** Whether an informer holds every object of {@code ref}'s kind in its namespace. */
@@ -134,11 +183,18 @@ public final class SecondaryInformers<P extends HasMetadata> {
 
     /** The object as an informer that covers its kind holds it; empty when none holds it. */
     public Optional<Map<String, Object>> get(ObjectRef ref) {
-        return covering(ref).flatMap(source -> source.get(idOf(ref))).map(api::toMap);
+        return coveringIndex(ref).flatMap(index -> find(index, idOf(ref))).map(api::toMap);
     }
 
-    /** The informer that holds every object of {@code ref}'s kind in its namespace. */
+    /**
+     * The informer that holds every object of {@code ref}'s kind in its namespace (a shard member's, every
+     * labelled one of its primaries): where an object the cycle creates, labelled, goes.
+     */
     public Optional<InformerEventSource<GenericKubernetesResource, P>> covering(ObjectRef ref) {
+        return coveringIndex(ref).map(this::sourceAt);
+    }
+
+    private Optional<Integer> coveringIndex(ObjectRef ref) {
         boolean clusterScoped = ref.getNamespace() == null || ref.getNamespace().isEmpty();
         for (int i = 0; i < secondaries.size(); i++) {
             SecondaryKind kind = secondaries.get(i);
@@ -146,16 +202,16 @@ public final class SecondaryInformers<P extends HasMetadata> {
             boolean covers = kind.mapping() != SecondaryKind.Mapping.LABELS && (kind.clusterScoped()
                     ? kind.mapping() == SecondaryKind.Mapping.REFERENCE && clusterScoped
                     : !clusterScoped && (namespaces.isEmpty() || namespaces.contains(ref.getNamespace())));
-            if (covers) return Optional.of(sourceAt(i));
+            if (covers) return Optional.of(i);
         }
         return Optional.empty();
     }
 
-    /** Every informer of {@code ref}'s kind, whether it covers the kind or watches it through a selector. */
+    /** Every informer of {@code ref}'s kind, whether it covers the kind or watches it through a selector, unlabelled ones too. */
     public List<InformerEventSource<GenericKubernetesResource, P>> ofKind(ObjectRef ref) {
         List<InformerEventSource<GenericKubernetesResource, P>> sources = new ArrayList<>();
         for (int i = 0; i < secondaries.size(); i++) {
-            if (isKindOf(secondaries.get(i), ref)) sources.add(sourceAt(i));
+            if (isKindOf(secondaries.get(i), ref)) sources.addAll(sourcesAt(i));
         }
         return sources;
     }
@@ -169,9 +225,19 @@ public final class SecondaryInformers<P extends HasMetadata> {
         return kind.kind().apiVersion().equals(ref.getApiVersion()) && kind.kind().kind().equals(ref.getKind());
     }
 
-    @SuppressWarnings("unchecked") // every secondary source is an InformerEventSource of generic resources
     private InformerEventSource<GenericKubernetesResource, P> sourceAt(int index) {
+        return sourceNamed(sourceName(index, secondaries.get(index)));
+    }
+
+    /** The informers of the {@code index}-th kind: its own, then, in a shard member, that of its unlabelled objects. */
+    private List<InformerEventSource<GenericKubernetesResource, P>> sourcesAt(int index) {
+        if (!unlabelled.get(index)) return List.of(sourceAt(index));
+        return List.of(sourceAt(index), sourceNamed(unlabelledSourceName(index, secondaries.get(index))));
+    }
+
+    @SuppressWarnings("unchecked") // every secondary source is an InformerEventSource of generic resources
+    private InformerEventSource<GenericKubernetesResource, P> sourceNamed(String name) {
         return (InformerEventSource<GenericKubernetesResource, P>) context.eventSourceRetriever()
-                .getEventSourceFor(GenericKubernetesResource.class, sourceName(index, secondaries.get(index)));
+                .getEventSourceFor(GenericKubernetesResource.class, name);
     }
 }

@@ -45,6 +45,21 @@ public final class SecondaryMappers {
     }
 
     /**
+     * The label selector of a shard member's second informer of {@code kind}, the one that holds the kind's
+     * objects no sharder or webhook has labelled yet: the kind's own selector and {@code !KEY}, where KEY is
+     * the label {@code shardSelector} requires ({@code KEY=MEMBER}). Only for a kind mapped by labels that
+     * name the primary: its objects are the ones others create from the operator's (a StatefulSet's Pods),
+     * which the webhook at create may miss, and its own selector keeps the informer to the bundle's objects
+     * (docs/sharding.md#objects-the-webhook-missed). Null for any other kind, and when not sharded.
+     */
+    public static String unlabelledSelector(PrimaryKind primaryKind, SecondaryKind kind, String shardSelector) {
+        if (shardSelector == null || kind.mapping() != SecondaryKind.Mapping.LABELS || !followsOnePrimary(primaryKind, kind)) return null;
+        int equals = shardSelector.indexOf('=');
+        if (equals <= 0) throw new IllegalArgumentException("a shard selector is KEY=MEMBER, not " + shardSelector);
+        return new LabelMapping(kind.selector()).informerSelector() + ",!" + shardSelector.substring(0, equals);
+    }
+
+    /**
      * @param primariesIn the primaries of a namespace, for a label selector that names none (its objects
      *                    belong to every primary of their namespace)
      */

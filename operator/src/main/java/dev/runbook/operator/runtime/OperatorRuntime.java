@@ -23,6 +23,7 @@ import dev.runbook.operator.reload.BundleVetting;
 import dev.runbook.operator.reload.SharedVerdicts;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import dev.runbook.operator.reload.LastAccepted;
+import dev.runbook.operator.admission.ShardAdmission;
 import dev.runbook.operator.shard.Membership;
 import dev.runbook.operator.shard.ShardLabels;
 import dev.runbook.operator.shard.ShardingLoop;
@@ -134,6 +135,9 @@ public final class OperatorRuntime implements AutoCloseable {
     private final LeaderElection election;
     /** With sharding, the stand for the leader Lease, whose holder runs the sharder; else null. */
     private final ShardingLeader sharding;
+    /** With sharding, the live members and the running bundles' sharders, which the webhook at create answers from; else null. */
+    private final Membership membership;
+    private final PrimarySharders sharders;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private final KubernetesClient probeClient;
     private final ApiServerProbe apiServer;
@@ -190,11 +194,13 @@ public final class OperatorRuntime implements AutoCloseable {
             this.election = lease == null ? null
                     : new LeaderElection(lease.client(), lease.namespace(), lease.name(), lease.identity(), lease.timing(), acting);
             this.sharding = null;
+            this.membership = null;
+            this.sharders = null;
         } else {
-            Membership membership = new Membership(client, lease.namespace(), lease.timing(), clock);
+            this.membership = new Membership(client, lease.namespace(), lease.timing(), clock);
             this.election = membership.memberLease(LeaderElection.leaseClient(client, lease.timing()), shards.member(), acting);
-            ShardingLoop loop = new ShardingLoop(membership, new PrimarySharders(client, settings.namespaces(), this::runningBundles),
-                    shards.loop(), clock);
+            this.sharders = new PrimarySharders(client, settings.namespaces(), this::runningBundles);
+            ShardingLoop loop = new ShardingLoop(membership, sharders, shards.loop(), clock);
             metrics.shardPrimaries(() -> {
                 RunbookOperator current = operator;
                 return current == null ? 0 : current.primariesCached();
@@ -216,6 +222,16 @@ public final class OperatorRuntime implements AutoCloseable {
 
     /** Where the webhook gets its verdicts: the reloader's, so that a bundle it let through is not vetted again. */
     public SharedVerdicts verdicts() { return verdicts; }
+
+    /**
+     * Sharded, the mutating webhook's decision at create (docs/sharding.md#the-webhook-at-create), for every
+     * member to serve: a new primary of a running bundle gets its ring owner among the live members, a Pod its
+     * controller's label. Empty unsharded.
+     */
+    public Optional<ShardAdmission> shardAdmission() {
+        if (membership == null) return Optional.empty();
+        return Optional.of(new ShardAdmission(sharders::primaryKinds, membership::live, ShardAdmission.ownersFrom(client)));
+    }
 
     /** Where cycles and reloads report how they ended against their deadline; liveness counts the overruns. */
     public DeadlineReport deadlines() { return overruns; }

@@ -16,6 +16,10 @@ import dev.runbook.operator.shard.ShardingLoop;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +34,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,12 +44,14 @@ import static org.awaitility.Awaitility.await;
  * {@link OperatorRuntime} with its member Lease, the sharder in whichever holds the leader Lease), 20
  * primaries of the greeter bundle. Each primary ends owned by its ring owner and reconciled by it alone;
  * the replica that leads stops, and the other takes the leader Lease and every primary; no two replicas'
- * cycles on one primary ever overlap ({@link DoubleActors}).
+ * cycles on one primary ever overlap ({@link DoubleActors}). With the web-app bundle, the primaries'
+ * secondaries carry their member's label and move with them, and every member answers the webhook at create.
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
 class ShardedRuntimeIT {
     private static final ShardingLoop.Timing LOOP = new ShardingLoop.Timing(Duration.ofMillis(500), Duration.ofSeconds(30));
     static CompiledBundle greeter;
+    static CompiledBundle webApp;
 
     @TestNamespace("system")
     String system;
@@ -58,6 +65,7 @@ class ShardedRuntimeIT {
     @BeforeAll
     static void compile() {
         greeter = BundleCompiler.compile(BundleLoader.load(Path.of("src/test/resources/bundles/greeter")));
+        webApp = BundleCompiler.compile(BundleLoader.load(Path.of("src/test/resources/bundles/web-app")));
     }
 
     @AfterEach
@@ -71,7 +79,7 @@ class ShardedRuntimeIT {
         primaries.create(20);
         Map<String, OperatorRuntime> replicas = new HashMap<>();
         for (String member : List.of("replica-a", "replica-b")) {
-            OperatorRuntime replica = runtime(client, member);
+            OperatorRuntime replica = runtime(client, member, greeter);
             replica.start();
             replicas.put(member, replica);
         }
@@ -120,13 +128,84 @@ class ShardedRuntimeIT {
         assertThat(DoubleActors.find(cycles.all())).as("double-owned cycles").isEmpty();
     }
 
+    /**
+     * The runtime's sharder moves a bundle's secondaries with their primaries: Secrets created unlabelled
+     * (labels naming their primary) end labelled with their primary's member, as does each ConfigMap the act
+     * phase applies; when the leader stops, every one of them follows its primary to the member left.
+     */
+    @Test
+    void secondariesCarryTheirPrimarysMemberAndMoveWithIt(KubernetesClient client) {
+        ShardedWebApps primaries = new ShardedWebApps(client, apps);
+        primaries.create(12);
+        for (GenericKubernetesResource primary : primaries.all()) {
+            client.secrets().inNamespace(apps).resource(new SecretBuilder().withNewMetadata()
+                    .withName(primary.getMetadata().getName() + "-user")
+                    .addToLabels("app.kubernetes.io/instance", primary.getMetadata().getName()).endMetadata()
+                    .addToStringData("password", "x").build()).create();
+        }
+        Map<String, OperatorRuntime> replicas = new HashMap<>();
+        for (String member : List.of("replica-a", "replica-b")) {
+            OperatorRuntime replica = runtime(client, member, webApp);
+            replica.start();
+            replicas.put(member, replica);
+        }
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+            assertThat(primaries.owners().values()).hasSize(12).contains("replica-a", "replica-b");
+            assertThat(secondaryOwners(client, primaries)).as("each secondary carries its primary's member")
+                    .containsOnlyKeys(expectedSecondaries(primaries)).allSatisfy((secondary, owners) ->
+                            assertThat(owners.get(0)).isEqualTo(owners.get(1)));
+        });
+
+        // Every member answers the webhook at create alike: a new primary gets its ring owner among the live members.
+        GenericKubernetesResource fresh = new GenericKubernetesResourceBuilder().withApiVersion(ShardedWebApps.API_VERSION)
+                .withKind(ShardedWebApps.KIND).withNewMetadata().withName("app-new").withNamespace(apps).endMetadata().build();
+        String ringOwner = HashRing.of(replicas.keySet())
+                .ownerOf(ShardLabels.keyOf("test.runbook.dev", ShardedWebApps.KIND, apps, "app-new")).orElseThrow();
+        replicas.values().forEach(replica -> assertThat(replica.shardAdmission().orElseThrow()
+                .shardOf("test.runbook.dev", ShardedWebApps.KIND, apps, fresh)).contains(ringOwner));
+
+        String leader = leaseHolder(client);
+        String other = leader.equals("replica-a") ? "replica-b" : "replica-a";
+        replicas.get(leader).close();
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+            assertThat(primaries.owners().values()).hasSize(12).containsOnly(other);
+            assertThat(secondaryOwners(client, primaries)).containsOnlyKeys(expectedSecondaries(primaries))
+                    .allSatisfy((secondary, owners) -> assertThat(owners).containsExactly(other, other));
+        });
+        assertThat(DoubleActors.find(cycles.all())).as("double-owned cycles").isEmpty();
+    }
+
+    /** The secondaries the test expects: each primary's Secret and the ConfigMap the act phase applies. */
+    private static List<String> expectedSecondaries(ShardedWebApps primaries) {
+        return primaries.all().stream().flatMap(p -> Stream.of("Secret/" + p.getMetadata().getName() + "-user",
+                "ConfigMap/" + p.getMetadata().getName() + "-config")).toList();
+    }
+
+    /** Each secondary's shard label, beside its primary's: (secondary's, primary's). */
+    private Map<String, List<String>> secondaryOwners(KubernetesClient client, ShardedWebApps primaries) {
+        Map<String, String> primaryOwner = new HashMap<>();
+        primaries.all().forEach(p -> primaryOwner.put(p.getMetadata().getName(), String.valueOf(ShardedWebApps.owner(p))));
+        Map<String, List<String>> owners = new HashMap<>();
+        for (HasMetadata secondary : Stream.concat(client.secrets().inNamespace(apps).list().getItems().stream(),
+                client.configMaps().inNamespace(apps).list().getItems().stream()).toList()) {
+            String name = secondary.getMetadata().getName();
+            String primary = name.endsWith("-user") ? name.substring(0, name.length() - "-user".length())
+                    : name.endsWith("-config") ? name.substring(0, name.length() - "-config".length()) : null;
+            if (!primaryOwner.containsKey(primary)) continue;
+            Map<String, String> labels = secondary.getMetadata().getLabels();
+            owners.put(secondary.getClass().getSimpleName() + "/" + name, List.of(String.valueOf(labels == null ? null : labels.get(ShardLabels.SHARD)),
+                    primaryOwner.get(primary)));
+        }
+        return owners;
+    }
+
     /** A replica as {@code runbook run --shards --member MEMBER} makes it, at the tests' Lease timing. */
-    private OperatorRuntime runtime(KubernetesClient client, String member) {
+    private OperatorRuntime runtime(KubernetesClient client, String member, CompiledBundle bundle) {
         OperatorMetrics own = OperatorMetrics.create();
         metrics.put(member, own);
         var lease = new OperatorRuntime.Lease(system, "runbook-operator", member, TestCluster.LEADER_ELECTION,
                 LeaderElection.leaseClient(client, TestCluster.LEADER_ELECTION));
-        var settings = new OperatorRuntime.Settings(List.of(greeter), Set.of(apps), null, lease, Policy.DEFAULT,
+        var settings = new OperatorRuntime.Settings(List.of(bundle), Set.of(apps), null, lease, Policy.DEFAULT,
                 new OperatorRuntime.Presence(system, member), ReconcileThreads.byDefault(), new OperatorRuntime.Shards(member, LOOP));
         OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), own, cycles.of(member));
         closing.add(own);

@@ -54,6 +54,8 @@ class ShardedSettingsTest {
             running.add(greeters);
             List<Sharder> both = sharders.get();
             assertThat(both).hasSize(2).startsWith(first.get(0));
+            assertThat(sharders.primaryKinds()).as("the kinds the webhook at create assigns")
+                    .containsExactly(webApps.spec().primary(), greeters.spec().primary());
             running.add(webApps);
             assertThat(sharders.get()).as("one per kind").isEqualTo(both);
             running.remove(greeters);

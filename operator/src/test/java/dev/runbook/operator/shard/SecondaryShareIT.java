@@ -75,11 +75,7 @@ class SecondaryShareIT {
             String other = owner(primary.getMetadata().getLabels()).equals("replica-a") ? "replica-b" : "replica-a";
             client.secrets().inNamespace(namespace).resource(secret(name, "stray", other)).create();
             // A change of the primary makes its owner run a cycle; its Ready condition records the generation it saw.
-            long generation = client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name)
-                    .edit(p -> {
-                        p.setAdditionalProperty("spec", Map.of("greeting", "bonjour"));
-                        return p;
-                    }).getMetadata().getGeneration();
+            long generation = greet(client, name, "bonjour");
             await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(readyGeneration(primary(client, name))).isEqualTo(generation));
             assertThat(status(primary(client, name), "credentials")).as("the other member's Secret is not in the owner's informer")
                     .isEqualTo("2");
@@ -89,6 +85,58 @@ class SecondaryShareIT {
                 assertThat(status(primary(client, name), "credentials")).as("labelled for its owner by the next pass: counted").isEqualTo("3");
             });
         }
+    }
+
+    /**
+     * A Secret of a member's primary created without any shard label (as a Pod is while the webhook at
+     * create does not answer) is in that member's informer of unlabelled objects: its next cycle counts it
+     * before any sharder pass labels it, and the other member's primaries do not. The cycle's label action
+     * updates that very object (same uid), never creates a second. Once a pass labels it for its owner it
+     * moves to the owner's labelled informer and is still counted once.
+     */
+    @Test
+    void anUnlabelledSecondaryIsSeenByItsOwnerBeforeAnyPass(KubernetesClient client) {
+        for (int i = 0; i < 4; i++) {
+            client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
+                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName("app-" + i).endMetadata()
+                    .addToAdditionalProperties("spec", Map.of("greeting", "hello")).build()).create();
+        }
+        Sharder sharder = new Sharder(client, webApp.spec().primary(), webApp.spec().secondaries(), Set.of(namespace));
+        await().atMost(TestCluster.CONVERGE).until(() -> !sharder.pass(MEMBERS).unsettled()
+                && primaries(client).stream().allMatch(p -> owner(p.getMetadata().getLabels()) != null));
+
+        try (RunbookOperator a = member(client, "replica-a"); RunbookOperator b = member(client, "replica-b")) {
+            await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(primaries(client)).hasSize(4)
+                    .allSatisfy(p -> assertThat(status(p, "credentials")).isEqualTo("0")));
+            String name = "app-0";
+            String uid = client.secrets().inNamespace(namespace).resource(secret(name, "late", null)).create().getMetadata().getUid();
+
+            await().atMost(TestCluster.CONVERGE).untilAsserted(() ->
+                    assertThat(status(primary(client, name), "credentials")).as("counted by its owner, no pass yet").isEqualTo("1"));
+            var late = client.secrets().inNamespace(namespace).withName(name + "-late").get();
+            assertThat(late.getMetadata().getLabels()).as("no sharder pass ran").doesNotContainKey(ShardLabels.SHARD)
+                    .containsEntry("test.runbook.dev/used-by", name);
+            assertThat(late.getMetadata().getUid()).as("the cycle updated the object it saw, created none").isEqualTo(uid);
+            assertThat(primaries(client)).filteredOn(p -> !p.getMetadata().getName().equals(name))
+                    .allSatisfy(p -> assertThat(status(p, "credentials")).as("another primary's").isEqualTo("0"));
+
+            await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+                sharder.pass(MEMBERS);
+                assertThat(owner(client.secrets().inNamespace(namespace).withName(name + "-late").get().getMetadata().getLabels()))
+                        .isEqualTo(owner(primary(client, name).getMetadata().getLabels()));
+            });
+            long generation = greet(client, name, "bonjour");
+            await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(readyGeneration(primary(client, name))).isEqualTo(generation));
+            assertThat(status(primary(client, name), "credentials")).as("labelled now: counted once").isEqualTo("1");
+        }
+    }
+
+    /** Changes the primary's greeting, which makes its owner run a cycle; the primary's new generation. */
+    private long greet(KubernetesClient client, String name, String greeting) {
+        return client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name).edit(p -> {
+            p.setAdditionalProperty("spec", Map.of("greeting", greeting));
+            return p;
+        }).getMetadata().getGeneration();
     }
 
     private RunbookOperator member(KubernetesClient client, String name) {
