@@ -1,17 +1,13 @@
 package dev.runbook.operator.command;
 
 import dev.runbook.cli.command.CommandResult;
-import dev.runbook.cli.command.RunbookCommand;
 import dev.runbook.operator.testkit.ProjectFiles;
 
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.time.Clock;
 import java.util.Map;
 
+import static dev.runbook.operator.command.RunWithEnvironment.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,15 +43,5 @@ class RunCommandThreadsTest {
     void theHelpNamesTheVariable() {
         CommandResult result = run(Map.of(), "run", "--help");
         assertThat(result.out()).contains("--reconcile-threads=N", "$RUNBOOK_RECONCILE_THREADS");
-    }
-
-    private static CommandResult run(Map<String, String> environment, String... args) {
-        CommandLine commandLine = RunbookCommand.commandLine(Clock.systemUTC());
-        RunCommand command = commandLine.getSubcommands().get("run").getCommand();
-        command.environment = environment;
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = RunbookCommand.execute(commandLine, new PrintWriter(out), new PrintWriter(err), args);
-        return new CommandResult(code, out.toString(), err.toString());
     }
 }

@@ -20,6 +20,9 @@ import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.metrics.OperatorEndpoints;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.runtime.OperatorRuntime;
+import dev.runbook.operator.shard.Membership;
+import dev.runbook.operator.shard.ShardLabels;
+import dev.runbook.operator.shard.ShardingLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -99,7 +102,7 @@ public final class RunCommand implements Callable<Integer> {
                     + ", else 4 per processor the JVM may use, at least 4).")
     Integer reconcileThreads;
 
-    /** Where {@code $RUNBOOK_RECONCILE_THREADS} is read (the process's environment; tests give their own). */
+    /** Where {@code $RUNBOOK_RECONCILE_THREADS}, {@code $RUNBOOK_SHARDS}, {@code $POD_NAME} are read (the process's environment; tests give their own). */
     Map<String, String> environment = System.getenv();
 
     @Option(names = "--decision-history", paramLabel = "K", defaultValue = "" + DecisionHistory.DEFAULT_PER_PRIMARY,
@@ -112,6 +115,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     PolicyOption policyOption = new PolicyOption();
+
+    @Mixin
+    ShardsOption shardsOption = new ShardsOption();
 
     @Spec
     CommandSpec spec;
@@ -129,13 +135,18 @@ public final class RunCommand implements Callable<Integer> {
             err.println("runbook: " + threads.problem());
             return ExitCodes.BAD_INPUT;
         }
+        ShardsOption.Choice shards = shardsOption.chosen(environment);
+        if (shards.problem() != null) {
+            err.println("runbook: " + shards.problem());
+            return ExitCodes.BAD_INPUT;
+        }
         if (decisionHistory < 0) {
             err.println("runbook: --decision-history " + decisionHistory + ": give how many decisions to keep per primary, 0 for none");
             return ExitCodes.BAD_INPUT;
         }
         OperatorNamespace own = OperatorNamespace.resolve(policyOption.operatorNamespace, System.getenv(),
                 OperatorNamespace.SERVICE_ACCOUNT_NAMESPACE);
-        String ownProblem = needsOwnNamespace(own);
+        String ownProblem = needsOwnNamespace(own, shards.sharded());
         if (ownProblem != null) {
             err.println("runbook: " + ownProblem);
             return ExitCodes.BAD_INPUT;
@@ -176,11 +187,14 @@ public final class RunCommand implements Callable<Integer> {
                 String home = own.name().orElse(null);
                 Policy enforced = home == null ? policy : policy.reserving(home);
                 String identity = identity();
+                // Sharded, the leader Lease is held too: its holder assigns the primaries to the members.
+                boolean holdsLeaderLease = leaderElection || shards.sharded();
                 var settings = new OperatorRuntime.Settings(compiled, watched(policy),
                         bundleConfigMaps ? home : null,
-                        leaderElection ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
+                        holdsLeaderLease ? new OperatorRuntime.Lease(home, lease, identity, LeaderElection.Timing.DEFAULT,
                                 LeaderElection.leaseClient(client, LeaderElection.Timing.DEFAULT)) : null,
-                        enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), threads.threads());
+                        enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), threads.threads(),
+                        shards.sharded() ? new OperatorRuntime.Shards(shards.member(), ShardingLoop.Timing.DEFAULT) : null);
                 DecisionHistory history = decisionHistory == 0 ? null : new DecisionHistory(decisionHistory, Clock.systemUTC());
                 try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics,
                         history == null ? CycleListener.NONE : history);
@@ -197,8 +211,8 @@ public final class RunCommand implements Callable<Integer> {
                                 + RootCause.message(e) + " (is the cluster reachable, and is each bundle's CRD installed?)");
                         return CANNOT_START;
                     }
-                    if (!leaderElection) out.println("runbook: controllers started, informers listed, in " + since(starting));
-                    describe(out, compiled, own, endpoints, settings.namespaces(), policy, threads.threads());
+                    if (!holdsLeaderLease) out.println("runbook: controllers started, informers listed, in " + since(starting));
+                    describe(out, compiled, own, endpoints, settings.namespaces(), policy, threads.threads(), shards);
                     runtime.failure().whenComplete((ignored, error) -> signal.release());
                     signal.await();
                     if (runtime.failure().isCompletedExceptionally()) {
@@ -231,7 +245,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private void describe(java.io.PrintWriter out, List<DecidingBundle> compiled, OperatorNamespace own,
-                          OperatorEndpoints endpoints, Set<String> watched, Policy policy, int threads) {
+                          OperatorEndpoints endpoints, Set<String> watched, Policy policy, int threads, ShardsOption.Choice shards) {
         String home = own.name().orElse(null);
         String where = watched.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", watched);
         for (DecidingBundle bundle : compiled) {
@@ -252,7 +266,14 @@ public final class RunCommand implements Callable<Integer> {
             out.println("runbook: bundles from ConfigMaps run " + policy.isolation().configMaps().word + ", from images "
                     + policy.isolation().images().word + "; workers: " + policy.isolation().workerWord());
         }
-        if (leaderElection) out.println("runbook: acting only while holding lease " + home + "/" + lease);
+        if (shards.sharded()) {
+            out.println("runbook: shard member " + shards.member() + ": acting on the primaries labelled "
+                    + ShardLabels.selectorOf(shards.member()) + " while holding lease " + home + "/"
+                    + Membership.leaseName(shards.member()) + "; assigning them to the members while holding lease "
+                    + home + "/" + lease + " (docs/sharding.md)");
+        } else if (leaderElection) {
+            out.println("runbook: acting only while holding lease " + home + "/" + lease);
+        }
         if (endpoints != null) {
             out.println("runbook: metrics and health on http://localhost:" + endpoints.port() + "/metrics, /healthz, /readyz"
                     + (decisionHistory > 0 ? ", the last " + decisionHistory + " decisions of each primary on /decisions/NAMESPACE/NAME" : ""));
@@ -267,7 +288,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** Why the options given need an own namespace that {@code own} does not have; null when they do not. */
-    private String needsOwnNamespace(OperatorNamespace own) {
+    private String needsOwnNamespace(OperatorNamespace own, boolean sharded) {
+        if (sharded) return own.missingFor("--shards");
         if (bundleConfigMaps) return own.missingFor("--bundle-configmaps");
         if (leaderElection) return own.missingFor("--leader-election");
         if (webhookPort >= 0) return own.missingFor("--webhook-port");

@@ -28,12 +28,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * at the others': a fresh one from another identity is warned about (a log line, a Warning event
  * {@value #REASON} on that Lease, and the gauge {@value #METRIC}). A standby replica under leader
  * election does not act, so it keeps no presence Lease and is never counted.
+ *
+ * <p>Sharded replicas (docs/sharding.md) all act, each on its own share: a member's presence Lease carries
+ * the label {@value #SHARD_MEMBER} with its member name, and a member does not count the other members of
+ * the ring (their shares are disjoint by the ring's labels). It still counts an unsharded operator, which
+ * acts on every primary, and an unsharded operator counts every member.
  */
 public final class OperatorPresence {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorPresence.class);
     public static final String LABEL = "runbook.dev/operator-presence";
     public static final String REASON = "AnotherOperatorActing";
     public static final String METRIC = "runbook_other_acting_operators";
+    /** On the presence Lease of a sharded replica: its member name. */
+    public static final String SHARD_MEMBER = "runbook.dev/shard-member";
     public static final Duration PERIOD = Duration.ofSeconds(10);
     /** A presence Lease not renewed for this long belongs to an operator that stopped. */
     public static final Duration LEASE_DURATION = PERIOD.multipliedBy(3);
@@ -41,15 +48,23 @@ public final class OperatorPresence {
     private final KubernetesClient client;
     private final String namespace;
     private final String identity;
+    private final String shardMember;
     private final Clock clock;
     private final EventWriter events;
     private final AtomicInteger others = new AtomicInteger();
     private final Set<String> warned = new LinkedHashSet<>();
 
     public OperatorPresence(KubernetesClient client, String namespace, String identity, Clock clock, MeterRegistry registry) {
+        this(client, namespace, identity, null, clock, registry);
+    }
+
+    /** @param shardMember this replica's member name when it is sharded, else null */
+    public OperatorPresence(KubernetesClient client, String namespace, String identity, String shardMember, Clock clock,
+                            MeterRegistry registry) {
         this.client = client;
         this.namespace = namespace;
         this.identity = identity;
+        this.shardMember = shardMember;
         this.clock = clock;
         this.events = new EventWriter(client);
         Gauge.builder(METRIC, others, AtomicInteger::get)
@@ -66,25 +81,32 @@ public final class OperatorPresence {
     /** Renews this operator's presence and looks at the others'; returns the other identities acting now. */
     public synchronized List<String> renewAndLook() {
         Instant now = clock.instant();
-        Lease mine = new LeaseBuilder().withNewMetadata().withName(leaseName(identity)).withNamespace(namespace)
-                .addToLabels(LABEL, "true").endMetadata()
+        var metadata = new LeaseBuilder().withNewMetadata().withName(leaseName(identity)).withNamespace(namespace)
+                .addToLabels(LABEL, "true");
+        if (shardMember != null) metadata.addToLabels(SHARD_MEMBER, shardMember);
+        Lease mine = metadata.endMetadata()
                 .withNewSpec().withHolderIdentity(identity).withLeaseDurationSeconds((int) LEASE_DURATION.toSeconds())
                 .withRenewTime(ZonedDateTime.ofInstant(now, ZoneOffset.UTC)).endSpec().build();
         client.leases().inNamespace(namespace).resource(mine).fieldManager("runbook-presence").forceConflicts().serverSideApply();
         List<Lease> acting = client.leases().inNamespace(namespace).withLabel(LABEL, "true").list().getItems().stream()
                 .filter(lease -> lease.getSpec() != null && !identity.equals(lease.getSpec().getHolderIdentity()))
                 .filter(lease -> Leases.held(lease, now, LEASE_DURATION))
+                .filter(lease -> shardMember == null || !isShardMember(lease))
                 .toList();
         others.set(acting.size());
         for (Lease other : acting) warnOnce(other, now);
         return acting.stream().map(l -> l.getSpec().getHolderIdentity()).toList();
     }
 
+    private static boolean isShardMember(Lease lease) {
+        return lease.getMetadata().getLabels() != null && lease.getMetadata().getLabels().containsKey(SHARD_MEMBER);
+    }
+
     private void warnOnce(Lease other, Instant now) {
         String holder = other.getSpec().getHolderIdentity();
         if (!warned.add(holder)) return;
         String message = "another operator (" + holder + ") acts on this cluster besides this one (" + identity
-                + "), without leader election: every action is applied twice. Run one operator, or all with --leader-election";
+                + "), without leader election: every action is applied twice. Run one operator, or all with --leader-election, or all with --shards";
         LOG.warn(message);
         try {
             events.record(ObjectRef.of("coordination.k8s.io/v1", "Lease", namespace, other.getMetadata().getName()),

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Hot reload: watches the ConfigMaps labelled {@link BundleConfigMaps#LABEL} in one namespace (the
@@ -41,6 +42,12 @@ import java.util.concurrent.TimeUnit;
  * {@link #start()} (a start, or taking the Lease) first runs each ConfigMap's last accepted copy, then
  * handles the ConfigMap as it is now. A ConfigMap that is refused therefore never displaces the bundle
  * accepted from it before, across restarts and leader changes alike.
+ *
+ * <p>With sharding every replica runs a reloader, each vetting on its own, but only the one that holds the
+ * leader Lease writes and deletes the copies ({@code keepsCopies}): one writer, in the order its own watch
+ * delivered the changes, so a slower replica never puts back an older copy over a newer one. A replica
+ * that takes the Lease writes the copies of what it accepted that are not written yet
+ * ({@link #writeCopies()}), in case the one before it stopped between accepting and writing.
  */
 public final class BundleReloader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BundleReloader.class);
@@ -57,6 +64,9 @@ public final class BundleReloader implements AutoCloseable {
     private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("runbook-reload"));
     /** The content last handled per source; touched only on the reload thread (and before it starts). */
     private final Map<String, String> handled = new HashMap<>();
+    /** What was accepted last per source, to write its copy again on taking the Lease; touched only on the reload thread. */
+    private final Map<String, Acceptance> acceptedHere = new HashMap<>();
+    private final BooleanSupplier keepsCopies;
     private SharedIndexInformer<ConfigMap> informer;
 
     public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
@@ -76,6 +86,16 @@ public final class BundleReloader implements AutoCloseable {
      */
     public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
                           Clock clock, Heartbeat heartbeat, ContentVetting vetting) {
+        this(client, namespace, operator, listener, clock, heartbeat, vetting, () -> true);
+    }
+
+    /**
+     * @param keepsCopies whether this replica writes the accepted copies now: always without sharding; with
+     *                    it, while it holds the leader Lease
+     */
+    public BundleReloader(KubernetesClient client, String namespace, RunbookOperator operator, ReloadListener listener,
+                          Clock clock, Heartbeat heartbeat, ContentVetting vetting, BooleanSupplier keepsCopies) {
+        this.keepsCopies = keepsCopies;
         this.heartbeat = heartbeat;
         this.client = client;
         this.namespace = namespace;
@@ -152,7 +172,9 @@ public final class BundleReloader implements AutoCloseable {
         try {
             BundleVetting.Vetted vetted = vetting.vetData(source, data);
             RunbookOperator.Installed installed = operator.install(source, vetted.bundle());
-            remember(configMap, data, content, vetted.bundle().name());
+            Acceptance acceptance = new Acceptance(configMap, data, content, vetted.bundle().name());
+            acceptedHere.put(source, acceptance);
+            if (keepsCopies.getAsBoolean()) remember(acceptance);
             String message = "bundle " + vetted.bundle() + " " + describe(installed.change()) + " (generation "
                     + installed.active().generation() + "; " + vetted.scenarios() + (vetted.scenarios() == 1 ? " scenario" : " scenarios")
                     + " passed)";
@@ -174,13 +196,43 @@ public final class BundleReloader implements AutoCloseable {
         return new BundleSource("", data).contentHash();
     }
 
+    /** A content this replica accepted from a ConfigMap, as its copy is written. */
+    private record Acceptance(ConfigMap configMap, Map<String, String> data, String content, String bundleName) {}
+
     /** Keeps a copy of what was accepted; a failure to is logged, and the bundle runs all the same. */
-    private void remember(ConfigMap configMap, Map<String, String> data, String content, String bundleName) {
+    private void remember(Acceptance acceptance) {
+        ConfigMap configMap = acceptance.configMap();
         try {
-            accepted.record(configMap, data, content, bundleName);
+            accepted.record(configMap, acceptance.data(), acceptance.content(), acceptance.bundleName());
         } catch (RuntimeException e) {
             LOG.warn("{}: accepted, but the copy that keeps it across restarts could not be written: {} (may the operator "
                     + "write Secrets in namespace {}?)", configMap.getMetadata().getName(), RootCause.message(e), namespace);
+        }
+    }
+
+    /**
+     * Writes, on the reload thread (after the reloads already queued), the copy of each content this
+     * replica accepted last whose copy holds another content or none: for a replica that just took the
+     * leader Lease, whose predecessor may have stopped between accepting and writing.
+     */
+    public void writeCopies() {
+        try {
+            thread.execute(this::writeMissingCopies);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("the reloader is closed: no copies to write");
+        }
+    }
+
+    private void writeMissingCopies() {
+        if (!keepsCopies.getAsBoolean()) return;
+        for (Acceptance acceptance : acceptedHere.values()) {
+            String name = acceptance.configMap().getMetadata().getName();
+            try {
+                boolean written = accepted.find(name).filter(copy -> copy.contentHash().equals(acceptance.content())).isPresent();
+                if (!written) remember(acceptance);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: could not read its accepted copy: {}", name, RootCause.message(e));
+            }
         }
     }
 
@@ -204,7 +256,8 @@ public final class BundleReloader implements AutoCloseable {
     private void removed(ConfigMap configMap) {
         String source = source(namespace, configMap.getMetadata().getName());
         handled.remove(source);
-        forget(configMap.getMetadata().getName());
+        acceptedHere.remove(source);
+        if (keepsCopies.getAsBoolean()) forget(configMap.getMetadata().getName());
         if (operator.active(source).isEmpty()) return;
         RunbookOperator.Installed reverted = operator.remove(source).orElse(null);
         LOG.info("{}: the ConfigMap was deleted: {}", source, reverted == null ? "its bundle's controller is stopped"

@@ -37,6 +37,14 @@ public final class LastAccepted {
 
     /** As above, asking {@code vetting} (the operator's own verdicts) for each copy's. */
     public static List<Restored> restore(KubernetesClient client, String namespace, ContentVetting vetting) {
+        return restore(client, namespace, vetting, true);
+    }
+
+    /**
+     * As above; {@code deletesStale}: whether to delete the copies whose ConfigMap is gone, which only the
+     * writer of the copies does (with sharding, the holder of the leader Lease: {@link BundleReloader}).
+     */
+    public static List<Restored> restore(KubernetesClient client, String namespace, ContentVetting vetting, boolean deletesStale) {
         AcceptedBundles accepted = new AcceptedBundles(client, namespace);
         Map<String, ConfigMap> present = new HashMap<>();
         client.configMaps().inNamespace(namespace).withLabel(BundleConfigMaps.LABEL).list().getItems()
@@ -48,6 +56,7 @@ public final class LastAccepted {
             String source = BundleReloader.source(namespace, copy.configMap());
             ConfigMap configMap = present.get(copy.configMap());
             if (configMap == null || !configMap.getMetadata().getUid().equals(copy.ownerUid())) {
+                if (!deletesStale) continue;
                 LOG.info("{}: deleting the copy of bundle {} accepted from it: that ConfigMap is gone", source, copy.bundleName());
                 try {
                     accepted.forget(copy.configMap());

@@ -23,6 +23,9 @@ import dev.runbook.operator.reload.BundleVetting;
 import dev.runbook.operator.reload.SharedVerdicts;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import dev.runbook.operator.reload.LastAccepted;
+import dev.runbook.operator.shard.Membership;
+import dev.runbook.operator.shard.ShardLabels;
+import dev.runbook.operator.shard.ShardingLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.runbook.operator.kube.Kubeconfig;
 import org.slf4j.Logger;
@@ -47,6 +50,11 @@ import java.util.concurrent.TimeUnit;
  * replica that stops leading stops its controllers and its reloader; when it leads again it starts
  * them anew, with the bundles accepted last from ConfigMaps ({@link LastAccepted}), then reloading every
  * bundle ConfigMap.
+ *
+ * <p>With sharding ({@link Shards}, docs/sharding.md) every replica acts on its own share: the controllers
+ * and the reloader run while it holds its member Lease ({@code runbook-shard-MEMBER}), its primaries'
+ * informers selecting {@code runbook.dev/shard=MEMBER}; the leader Lease's holder runs the sharder
+ * ({@link ShardingLeader}) and writes the accepted copies of bundle ConfigMaps.
  */
 public final class OperatorRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
@@ -59,9 +67,23 @@ public final class OperatorRuntime implements AutoCloseable {
      * @param policy           what the administrator lets each bundle touch (docs/security.md)
      * @param presence         where an acting operator announces itself, to detect a second one; null for none
      * @param reconcileThreads how many cycles each bundle's controller runs at once ({@link ReconcileThreads})
+     * @param shards           this replica's share of the primaries; null to act on all of them. Needs
+     *                         {@code leaderElection}: its holder runs the sharder
      */
     public record Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
-                           Lease leaderElection, Policy policy, Presence presence, int reconcileThreads) {
+                           Lease leaderElection, Policy policy, Presence presence, int reconcileThreads, Shards shards) {
+        public Settings {
+            if (shards != null && leaderElection == null) {
+                throw new IllegalArgumentException("sharding needs the leader Lease: its holder assigns the primaries to the members");
+            }
+        }
+
+        /** Unsharded. */
+        public Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
+                        Lease leaderElection, Policy policy, Presence presence, int reconcileThreads) {
+            this(bundles, namespaces, bundleNamespace, leaderElection, policy, presence, reconcileThreads, null);
+        }
+
         /** With {@link ReconcileThreads#byDefault()} threads per controller. */
         public Settings(List<DecidingBundle> bundles, Set<String> namespaces, String bundleNamespace,
                         Lease leaderElection, Policy policy, Presence presence) {
@@ -76,6 +98,17 @@ public final class OperatorRuntime implements AutoCloseable {
 
     /** Where and as whom an acting operator keeps its presence Lease ({@link OperatorPresence}). */
     public record Presence(String namespace, String identity) {}
+
+    /**
+     * This replica's share: its member name (the value of {@link ShardLabels#SHARD} on its primaries; its
+     * member Lease is held in the leader Lease's namespace, with the leader Lease's timing) and how often the
+     * sharder looks at the members when this replica leads.
+     */
+    public record Shards(String member, ShardingLoop.Timing loop) {
+        public Shards {
+            ShardLabels.requireMemberName(member);
+        }
+    }
 
     /**
      * How long the reload worker may spend on one ConfigMap (unpack, compile, scenarios) before readiness and
@@ -97,7 +130,10 @@ public final class OperatorRuntime implements AutoCloseable {
     private final Clock clock;
     private final OperatorMetrics metrics;
     private final CycleListener listener;
+    /** The Lease this replica acts under: the leader Lease unsharded, its member Lease sharded; null for none. */
     private final LeaderElection election;
+    /** With sharding, the stand for the leader Lease, whose holder runs the sharder; else null. */
+    private final ShardingLeader sharding;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private final KubernetesClient probeClient;
     private final ApiServerProbe apiServer;
@@ -108,8 +144,9 @@ public final class OperatorRuntime implements AutoCloseable {
     /** Verdicts on bundle ConfigMaps, shared by the reloader, the restore and the webhook: one vetting per content. */
     private final SharedVerdicts verdicts;
     private ScheduledExecutorService presenceTimer;
-    private RunbookOperator operator;
-    private BundleReloader reloader;
+    /** Volatile: the sharder's loop reads the running bundles without the runtime's lock. */
+    private volatile RunbookOperator operator;
+    private volatile BundleReloader reloader;
     private boolean started;
 
     public OperatorRuntime(KubernetesClient client, Settings settings, Clock clock, OperatorMetrics metrics,
@@ -141,14 +178,28 @@ public final class OperatorRuntime implements AutoCloseable {
             }
         };
         Lease lease = settings.leaderElection();
-        this.election = lease == null ? null : new LeaderElection(lease.client(), lease.namespace(), lease.name(), lease.identity(),
-                lease.timing(), new LeaderElection.Candidate() {
-                    @Override
-                    public void lead() { leadOrFail(); }
+        LeaderElection.Candidate acting = new LeaderElection.Candidate() {
+            @Override
+            public void lead() { leadOrFail(); }
 
-                    @Override
-                    public void standBy() { OperatorRuntime.this.standBy(); }
-                });
+            @Override
+            public void standBy() { OperatorRuntime.this.standBy(); }
+        };
+        Shards shards = settings.shards();
+        if (shards == null) {
+            this.election = lease == null ? null
+                    : new LeaderElection(lease.client(), lease.namespace(), lease.name(), lease.identity(), lease.timing(), acting);
+            this.sharding = null;
+        } else {
+            Membership membership = new Membership(client, lease.namespace(), lease.timing(), clock);
+            this.election = membership.memberLease(LeaderElection.leaseClient(client, lease.timing()), shards.member(), acting);
+            ShardingLoop loop = new ShardingLoop(membership, new PrimarySharders(client, settings.namespaces(), this::runningBundles),
+                    shards.loop(), clock);
+            this.sharding = new ShardingLeader(lease, loop, metrics, () -> {
+                BundleReloader current = reloader;
+                if (current != null) current.writeCopies();
+            });
+        }
         metrics.leading(false);
         // Its own client, without the retries and long timeouts of the operator's: one refused request is the answer.
         this.probeClient = Kubeconfig.client(new ConfigBuilder(client.getConfiguration())
@@ -156,7 +207,7 @@ public final class OperatorRuntime implements AutoCloseable {
         this.apiServer = new ApiServerProbe(probeClient::getKubernetesVersion, String.valueOf(client.getMasterUrl()), clock);
         this.reloadHeartbeat = new Heartbeat("the reload worker", reloadDeadline(settings.policy()), clock);
         this.presence = settings.presence() == null ? null : new OperatorPresence(client, settings.presence().namespace(),
-                settings.presence().identity(), clock, metrics.registry());
+                settings.presence().identity(), shards == null ? null : shards.member(), clock, metrics.registry());
     }
 
     /** Where the webhook gets its verdicts: the reloader's, so that a bundle it let through is not vetted again. */
@@ -176,11 +227,23 @@ public final class OperatorRuntime implements AutoCloseable {
         apiServer.start();
         if (election == null) {
             act();
-        } else {
+        } else if (sharding == null) {
             LOG.info("standing for election on lease {}/{} as {}", settings.leaderElection().namespace(),
                     settings.leaderElection().name(), election.identity());
             election.start();
+        } else {
+            LOG.info("shard member {}: acting while holding lease {}/{}; assigning the shards while holding lease {}/{}",
+                    settings.shards().member(), settings.leaderElection().namespace(), Membership.leaseName(settings.shards().member()),
+                    settings.leaderElection().namespace(), settings.leaderElection().name());
+            election.start();
+            sharding.start();
         }
+    }
+
+    /** The bundles running now (the sharder's primary kinds); the image's while the controllers are stopped. */
+    private List<DecidingBundle> runningBundles() {
+        RunbookOperator current = operator;
+        return current == null ? settings.bundles() : current.bundles();
     }
 
     /** Completes exceptionally when the controllers could not start on taking the lead: the process should end. */
@@ -200,22 +263,28 @@ public final class OperatorRuntime implements AutoCloseable {
         if (operator != null) return;
         // What was accepted before runs from the start: never the image's bundle in its place, not even briefly.
         List<LastAccepted.Restored> restored = settings.bundleNamespace() == null ? List.of()
-                : LastAccepted.restore(client, settings.bundleNamespace(), verdicts);
+                : LastAccepted.restore(client, settings.bundleNamespace(), verdicts, keepsCopies());
         Map<String, DecidingBundle> accepted = new LinkedHashMap<>();
         restored.forEach(r -> accepted.put(r.source(), r.bundle()));
         RunbookOperator starting = RunbookOperator.builder(client).bundles(settings.bundles())
                 .namespaces(settings.namespaces()).clock(clock).listener(listener).policy(settings.policy())
-                .reconcileThreads(settings.reconcileThreads()).build();
+                .reconcileThreads(settings.reconcileThreads())
+                .shardMember(settings.shards() == null ? null : settings.shards().member()).build();
         starting.start(accepted);
         operator = starting;
         for (DecidingBundle bundle : operator.bundles()) metrics.bundleActivated(bundle.name(), bundle.version(), 1);
         if (settings.bundleNamespace() != null) {
             reloader = new BundleReloader(client, settings.bundleNamespace(), operator, new ReloadMetrics(metrics), clock,
-                    reloadHeartbeat, verdicts);
+                    reloadHeartbeat, verdicts, this::keepsCopies);
             reloader.start(restored);
         }
-        metrics.leading(true);
+        if (sharding == null) metrics.leading(true);
         announce();
+    }
+
+    /** Whether this replica writes the accepted copies of bundle ConfigMaps: unsharded always, sharded while it leads. */
+    private boolean keepsCopies() {
+        return sharding == null || sharding.isLeading();
     }
 
     /** While acting, renews the presence Lease and warns about other operators acting ({@link OperatorPresence}). */
@@ -232,7 +301,7 @@ public final class OperatorRuntime implements AutoCloseable {
     }
 
     private synchronized void standBy() {
-        metrics.leading(false);
+        if (sharding == null) metrics.leading(false);
         if (presenceTimer != null) {
             presenceTimer.shutdownNow();
             presenceTimer = null;
@@ -269,6 +338,8 @@ public final class OperatorRuntime implements AutoCloseable {
         problems.addAll(reloadHeartbeat.problems());
         if (operator != null) problems.addAll(operator.notReady());
         else if (election == null) problems.add("the controllers are not running");
+        else if (sharding != null) problems.add("shard member " + settings.shards().member() + " does not hold its Lease "
+                + Membership.leaseName(settings.shards().member()) + " yet: nobody acts on its share");
         return problems;
     }
 
@@ -293,6 +364,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sharding != null) sharding.close();
         if (election != null) election.close();
         standBy();
         apiServer.close();

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * members, and runs a pass of each {@link Sharder} when the members changed, when the last pass left
  * work (writes made or refused, drains waiting for their acknowledgement), or when {@code resync} has
  * gone by since the last pass (for primaries created since: until the webhook assigns them at create,
- * this is how long a new primary waits). Otherwise a tick costs one list of the namespace's Leases.
+ * this is how long a new primary waits), or when the sharders changed (a bundle reload brought a new
+ * primary kind). Otherwise a tick costs one list of the namespace's Leases.
  */
 public final class ShardingLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardingLoop.class);
@@ -29,17 +31,26 @@ public final class ShardingLoop implements AutoCloseable {
     }
 
     private final Membership membership;
-    private final List<Sharder> sharders;
+    private final Supplier<List<Sharder>> sharders;
     private final Timing timing;
     private final Clock clock;
     private Set<String> lastMembers;
+    private List<Sharder> lastSharders;
     private Instant lastPass = Instant.MIN;
     private boolean unsettled;
     private ScheduledExecutorService timer;
 
     public ShardingLoop(Membership membership, List<Sharder> sharders, Timing timing, Clock clock) {
+        this(membership, () -> sharders, timing, clock);
+    }
+
+    /**
+     * @param sharders asked at every tick: one {@link Sharder} per primary kind the operator runs now; the
+     *                 same instance for the same kind, so that a change of the list is a change of kinds
+     */
+    public ShardingLoop(Membership membership, Supplier<List<Sharder>> sharders, Timing timing, Clock clock) {
         this.membership = membership;
-        this.sharders = List.copyOf(sharders);
+        this.sharders = sharders;
         this.timing = timing;
         this.clock = clock;
     }
@@ -61,13 +72,16 @@ public final class ShardingLoop implements AutoCloseable {
     /** One look at the members, and the passes it calls for; returns whether it ran them. */
     public synchronized boolean tick() {
         Set<String> members = membership.live();
+        List<Sharder> current = List.copyOf(sharders.get());
         Instant now = clock.instant();
-        boolean due = !members.equals(lastMembers) || unsettled || !now.isBefore(lastPass.plus(timing.resync()));
+        boolean due = !members.equals(lastMembers) || !current.equals(lastSharders) || unsettled
+                || !now.isBefore(lastPass.plus(timing.resync()));
         if (!due) return false;
         if (!members.equals(lastMembers)) LOG.info("shard members: {}", members);
         boolean anyUnsettled = false;
-        for (Sharder sharder : sharders) anyUnsettled |= sharder.pass(members).unsettled();
+        for (Sharder sharder : current) anyUnsettled |= sharder.pass(members).unsettled();
         lastMembers = members;
+        lastSharders = current;
         lastPass = now;
         unsettled = anyUnsettled;
         return true;
@@ -80,5 +94,6 @@ public final class ShardingLoop implements AutoCloseable {
         timer.shutdownNow();
         timer = null;
         lastMembers = null;
+        lastSharders = null;
     }
 }

@@ -72,4 +72,23 @@ class HealthIT {
         assertThat(one.renewAndLook()).isEmpty();
         assertThat(first.scrape()).contains(OperatorPresence.METRIC + " 0.0");
     }
+
+    @Test
+    void shardMembersAreNotWarnedAboutEachOtherButAboutAnUnshardedOperator(KubernetesClient client) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        OperatorPresence a = new OperatorPresence(client, namespace, "operator-a", "replica-a", Clock.systemUTC(), registry);
+        OperatorPresence b = new OperatorPresence(client, namespace, "operator-b", "replica-b", Clock.systemUTC(),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+
+        assertThat(a.renewAndLook()).isEmpty();
+        assertThat(b.renewAndLook()).as("the other members of the ring act on their own shares").isEmpty();
+        assertThat(a.renewAndLook()).isEmpty();
+        assertThat(registry.scrape()).contains(OperatorPresence.METRIC + " 0.0");
+
+        OperatorPresence unsharded = new OperatorPresence(client, namespace, "operator-c", Clock.systemUTC(),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        assertThat(unsharded.renewAndLook()).as("an unsharded operator acts on every primary").containsExactlyInAnyOrder("operator-a", "operator-b");
+        assertThat(a.renewAndLook()).containsExactly("operator-c");
+        assertThat(registry.scrape()).contains(OperatorPresence.METRIC + " 1.0");
+    }
 }

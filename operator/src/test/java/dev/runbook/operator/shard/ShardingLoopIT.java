@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,7 +28,8 @@ import static org.awaitility.Awaitility.await;
  * The sharder's loop on an API server, tick by tick (the test plays the timer and the clock): members
  * join and die by their Leases, and the loop passes only when there is something to do.
  */
-@RunbookIT(crds = "src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml")
+@RunbookIT(crds = {"src/test/resources/bundles/greeter/crds/greeters.test.runbook.dev.yaml",
+        "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml"})
 class ShardingLoopIT {
     private static final String API_VERSION = "test.runbook.dev/v1";
     private static final String KIND = "Greeter";
@@ -38,12 +40,13 @@ class ShardingLoopIT {
 
     KubernetesClient client;
     SteppedClock clock = new SteppedClock();
+    Membership membership;
     ShardingLoop loop;
 
     @BeforeEach
     void twentyPrimaries(KubernetesClient client) {
         this.client = client;
-        var membership = new Membership(client, namespace, TestCluster.LEADER_ELECTION, clock);
+        membership = new Membership(client, namespace, TestCluster.LEADER_ELECTION, clock);
         loop = new ShardingLoop(membership, List.of(new Sharder(client, API_VERSION, KIND, Set.of(namespace))), TIMING, clock);
         for (int i = 0; i < 20; i++) {
             client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
@@ -87,6 +90,22 @@ class ShardingLoopIT {
             loop.tick();
             assertThat(owners()).containsEntry("greeter-late", "replica-a");
         });
+    }
+
+    @Test
+    void aPrimaryKindThatArrivesWithAReloadIsShardedAtTheNextTick() {
+        List<Sharder> sharders = new CopyOnWriteArrayList<>(List.of(new Sharder(client, API_VERSION, KIND, Set.of(namespace))));
+        ShardingLoop growing = new ShardingLoop(membership, () -> List.copyOf(sharders), TIMING, clock);
+        renew("replica-a");
+        await().atMost(TestCluster.CONVERGE).until(() -> !growing.tick() && owners().values().stream().allMatch("replica-a"::equals));
+        client.genericKubernetesResources(API_VERSION, "WebApp").inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
+                .withApiVersion(API_VERSION).withKind("WebApp").withNewMetadata().withName("app").endMetadata().build()).create();
+        assertThat(growing.tick()).as("nothing changed: no pass").isFalse();
+
+        sharders.add(new Sharder(client, API_VERSION, "WebApp", Set.of(namespace)));
+        assertThat(growing.tick()).as("a new primary kind: a pass before the resync").isTrue();
+        assertThat(owner(client.genericKubernetesResources(API_VERSION, "WebApp").inNamespace(namespace).withName("app").get()))
+                .isEqualTo("replica-a");
     }
 
     private void renew(String member) {
