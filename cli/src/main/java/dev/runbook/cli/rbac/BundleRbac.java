@@ -52,7 +52,8 @@ public final class BundleRbac {
         Map<String, Set<String>> needed = new TreeMap<>();
         Kind primary = spec.primary().kind();
         String primaryResource = resource(primary.apiVersion(), spec.primary().plural());
-        // Watched, patched and updated by the cycle (JOSDK adds a cleanup bundle's finalizer); status
+        // Watched, patched and updated by the cycle (JOSDK adds a cleanup bundle's finalizer); with --shards
+        // also listed and patched by the sharder and the owner (the labels runbook.dev/shard and drain); status
         // through the status subresource; finalizers for blockOwnerDeletion on the owner references.
         need(needed, primaryResource, "get", "list", "watch", "patch", "update");
         need(needed, primaryResource + "/status", "patch");

@@ -23,7 +23,8 @@ public final class OperatorRbac {
         // The Secrets it owns there: the copies of accepted bundles (runbook-accepted-<ConfigMap>), which keep an
         // accepted bundle running across restarts, and the webhook's certificate (runbook-operator-webhook-tls).
         needed.put("/secrets", verbs("get", "list", "create", "update", "delete"));
-        // The leader Lease (--leader-election): read, created by the first replica, renewed by merge patches. The
+        // The leader Lease (--leader-election): read, created by the first replica, renewed by merge patches. With
+        // --shards, each replica's member Lease (runbook-shard-MEMBER) alike, and all of them listed by the sharder. The
         // presence Leases (a second operator acting is warned about): its own applied and deleted on stop, the others listed.
         needed.put("coordination.k8s.io/leases", verbs("get", "list", "create", "patch", "delete"));
         // Events on bundle ConfigMaps (BundleActivated, BundleRefused) and on presence Leases.

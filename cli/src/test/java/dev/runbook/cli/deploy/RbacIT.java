@@ -158,6 +158,10 @@ class RbacIT {
             watch  | ''                        | configmaps               | own         | true
             create | coordination.k8s.io       | leases                   | own         | true
             patch  | coordination.k8s.io       | leases                   | own         | true
+            # --shards: the member Leases listed by the sharder; the primaries listed and labelled (runbook.dev/shard, drain)
+            list   | coordination.k8s.io       | leases                   | own         | true
+            list   | postgres.runbook.dev      | postgresclusters         | granted     | true
+            patch  | postgres.runbook.dev      | postgresclusters         | granted     | true
             create | batch                     | jobs                     | own         | false
             patch  | ''                        | pods                     | granted     | true
             delete | ''                        | pods                     | granted     | true

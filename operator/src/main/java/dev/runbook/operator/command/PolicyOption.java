@@ -22,7 +22,7 @@ public final class PolicyOption {
     @Option(names = "--operator-namespace", paramLabel = "NS",
             description = "The operator's own namespace, which no bundle may act in; for run also where it keeps bundle "
                     + "ConfigMaps, its Leases and the webhook's certificate (default in a pod: the pod's; outside a pod: "
-                    + "none, and run's --bundle-configmaps, --leader-election and --webhook-port need it).")
+                    + "none, and run's --bundle-configmaps, --leader-election, --shards and --webhook-port need it).")
     String operatorNamespace;
 
     /**

@@ -259,6 +259,11 @@ public final class RunbookOperator implements AutoCloseable {
         return controllers.values().stream().map(c -> c.active().current().bundle()).toList();
     }
 
+    /** How many primaries the controllers' informers hold now; with sharding, those labelled with this member. */
+    public synchronized long primariesCached() {
+        return controllers.values().stream().mapToLong(c -> c.reconciler().primariesCached()).sum();
+    }
+
     /** The bundle running now for {@code source}. */
     public synchronized Optional<ActiveBundle.Loaded> active(String source) {
         return Optional.ofNullable(controllers.get(source)).map(c -> c.active().current());

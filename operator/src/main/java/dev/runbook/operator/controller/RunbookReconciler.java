@@ -72,6 +72,12 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         cache.list().map(ResourceID::fromResource).forEach(source::propagateEvent);
     }
 
+    /** How many primaries the controller's informer holds now: with sharding, exactly this member's. */
+    long primariesCached() {
+        IndexerResourceCache<P> cache = primaries;
+        return cache == null ? 0 : cache.keys().count();
+    }
+
     @Override
     public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
         List<EventSource<?, P>> sources = new ArrayList<>();

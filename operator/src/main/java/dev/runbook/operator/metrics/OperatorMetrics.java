@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The operator's metrics, in one Prometheus registry: cycles, rule firings, actions and refused plans
@@ -33,6 +34,7 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
     static final String RELOADS = "runbook.bundle.reloads";
     static final String LEADER = "runbook.leader";
     static final String WEBHOOK = "runbook.webhook.serving";
+    static final String SHARD_PRIMARIES = "runbook.shard.primaries";
 
     private static final Logger LOG = LoggerFactory.getLogger(OperatorMetrics.class);
 
@@ -133,6 +135,14 @@ public final class OperatorMetrics implements CycleListener, AutoCloseable {
                     .strongReference(true)
                     .register(registry);
         }
+    }
+
+    /** With sharding: how many primaries this member's informers hold, read from {@code count} at each scrape. */
+    public void shardPrimaries(Supplier<Number> count) {
+        Gauge.builder(SHARD_PRIMARIES, count)
+                .description("With --shards: the primaries this member owns (labelled runbook.dev/shard with its name), as its informers hold them")
+                .strongReference(true)
+                .register(registry);
     }
 
     /** Whether this replica leads, and so acts. */

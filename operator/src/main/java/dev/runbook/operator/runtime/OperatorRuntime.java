@@ -201,6 +201,10 @@ public final class OperatorRuntime implements AutoCloseable {
             this.election = membership.memberLease(LeaderElection.leaseClient(client, lease.timing()), shards.member(), acting);
             ShardingLoop loop = new ShardingLoop(membership, new PrimarySharders(client, settings.namespaces(), this::runningBundles),
                     shards.loop(), clock);
+            metrics.shardPrimaries(() -> {
+                RunbookOperator current = operator;
+                return current == null ? 0 : current.primariesCached();
+            });
             this.sharding = new ShardingLeader(lease, loop, metrics, () -> {
                 BundleReloader current = reloader;
                 if (current != null) current.writeCopies();
@@ -224,7 +228,8 @@ public final class OperatorRuntime implements AutoCloseable {
 
     /**
      * Starts: at once without leader election (and throws when the controllers cannot start); with it,
-     * stands for election and returns, the controllers starting when this replica leads.
+     * stands for election and returns, the controllers starting when this replica leads; sharded, holds
+     * its member Lease (the controllers start once it does) and stands for the leader Lease (the sharder).
      */
     public void start() {
         synchronized (this) {
@@ -331,12 +336,12 @@ public final class OperatorRuntime implements AutoCloseable {
     /** The controllers, while this replica acts. */
     public synchronized Optional<RunbookOperator> operator() { return Optional.ofNullable(operator); }
 
-    /** Whether this replica acts now: it leads, or there is no election. */
+    /** Whether this replica acts now: it leads, holds its shard member Lease, or there is no election. */
     public synchronized boolean isActing() { return operator != null; }
 
     /**
      * Why the replica is not ready; empty when ready. A replica standing by is ready: it is healthy and
-     * prepared to take over.
+     * prepared to take over. A shard member that does not hold its member Lease is not: nobody acts on its share.
      */
     public synchronized List<String> notReady() {
         if (!started) return List.of("starting");

@@ -49,6 +49,7 @@ class MetricsReferenceTest {
         metrics.reloadRefused("web-app");
         metrics.leading(true);
         metrics.webhookServing(true);
+        metrics.shardPrimaries(() -> 7); // as OperatorRuntime adds it with --shards
         metrics.controllerMetrics("web-app"); // a bundle's controller: its work queue's meters
         endpoints = OperatorEndpoints.start(new InetSocketAddress("127.0.0.1", 0), metrics::scrape, List::of, List::of);
     }

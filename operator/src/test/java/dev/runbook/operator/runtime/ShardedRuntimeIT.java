@@ -84,6 +84,14 @@ class ShardedRuntimeIT {
         assertThat(primaries.owners().values()).as("both replicas own a share").contains("replica-a", "replica-b");
         replicas.values().forEach(replica -> assertThat(replica.isActing()).isTrue());
         replicas.values().forEach(replica -> assertThat(replica.notReady()).as("a member acting on its share is ready").isEmpty());
+        Map<String, String> shares = primaries.owners();
+        await().atMost(TestCluster.CONVERGE).untilAsserted(() -> {
+            for (String member : replicas.keySet()) {
+                long owned = shares.values().stream().filter(member::equals).count();
+                assertThat(metrics.get(member).scrape()).as("%s's gauge of the primaries it owns", member)
+                        .contains("runbook_shard_primaries " + owned + ".0");
+            }
+        });
         String leader = leaseHolder(client);
         assertThat(metrics.get(leader).scrape()).as("the leader Lease's holder").contains("runbook_leader 1.0");
         String other = leader.equals("replica-a") ? "replica-b" : "replica-a";
