@@ -12,6 +12,7 @@ import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.ReconcileThreads;
 import dev.runbook.operator.admission.BundleWebhook;
 import dev.runbook.operator.cycle.CycleListener;
+import dev.runbook.operator.shard.CycleJournal;
 import dev.runbook.operator.error.RootCause;
 import dev.runbook.operator.history.DecisionHistory;
 import dev.runbook.operator.kube.Kubeconfig;
@@ -110,6 +111,11 @@ public final class RunCommand implements Callable<Integer> {
                     + "--http-port for `runbook why --history` (default: ${DEFAULT-VALUE}; 0 keeps none). See docs/why.md.")
     int decisionHistory;
 
+    @Option(names = "--cycle-journal", paramLabel = "FILE",
+            description = "A diagnostic, with --shards: append each cycle this replica runs (member, primary, start, end) "
+                    + "to FILE as a JSON line, to check that no two replicas acted on one primary at once. See docs/sharding.md.")
+    Path cycleJournal;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -146,6 +152,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         OperatorNamespace own = OperatorNamespace.resolve(policyOption.operatorNamespace, System.getenv(),
                 OperatorNamespace.SERVICE_ACCOUNT_NAMESPACE);
+        if (cycleJournal != null && !shards.sharded()) {
+            err.println("runbook: --cycle-journal records a shard member's cycles: give --shards too");
+            return ExitCodes.BAD_INPUT;
+        }
         String ownProblem = needsOwnNamespace(own, shards.sharded());
         if (ownProblem != null) {
             err.println("runbook: " + ownProblem);
@@ -196,8 +206,9 @@ public final class RunCommand implements Callable<Integer> {
                         enforced, home == null ? null : new OperatorRuntime.Presence(home, identity), threads.threads(),
                         shards.sharded() ? new OperatorRuntime.Shards(shards.member(), ShardingLoop.Timing.DEFAULT) : null);
                 DecisionHistory history = decisionHistory == 0 ? null : new DecisionHistory(decisionHistory, Clock.systemUTC());
-                try (OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics,
-                        history == null ? CycleListener.NONE : history);
+                try (CycleJournal journal = cycleJournal == null ? null : CycleJournal.open(cycleJournal, shards.member(), Clock.systemUTC());
+                     OperatorRuntime runtime = new OperatorRuntime(client, settings, Clock.systemUTC(), metrics,
+                        CycleListener.both(history == null ? CycleListener.NONE : history, journal == null ? CycleListener.NONE : journal));
                      OperatorEndpoints endpoints = httpPort < 0 ? null : OperatorEndpoints.start(new InetSocketAddress(httpPort),
                              metrics::scrape, runtime::notAlive, runtime::notReady, history == null ? null : history::json);
                      BundleWebhook webhook = webhookPort < 0 ? null : BundleWebhook.serve(client, home, webhookSettings(home),

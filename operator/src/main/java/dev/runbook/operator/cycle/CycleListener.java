@@ -27,4 +27,32 @@ public interface CycleListener {
     default io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
         return io.javaoperatorsdk.operator.api.monitoring.Metrics.NOOP;
     }
+
+    /** Tells {@code first}, then {@code second}, everything. */
+    static CycleListener both(CycleListener first, CycleListener second) {
+        return new CycleListener() {
+            @Override
+            public void cycleRecorded(Primary primary, CycleReport report) {
+                first.cycleRecorded(primary, report);
+                second.cycleRecorded(primary, report);
+            }
+
+            @Override
+            public void decisionStarted(Primary primary) {
+                first.decisionStarted(primary);
+                second.decisionStarted(primary);
+            }
+
+            @Override
+            public void decisionEnded() {
+                first.decisionEnded();
+                second.decisionEnded();
+            }
+
+            @Override
+            public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
+                return dev.runbook.operator.metrics.CombinedMetrics.of(first.controllerMetrics(bundle), second.controllerMetrics(bundle));
+            }
+        };
+    }
 }

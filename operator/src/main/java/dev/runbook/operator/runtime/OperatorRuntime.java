@@ -171,10 +171,16 @@ public final class OperatorRuntime implements AutoCloseable {
             }
 
             @Override
-            public void decisionStarted(Primary primary) { decisions.started(primary); }
+            public void decisionStarted(Primary primary) {
+                decisions.started(primary);
+                also.decisionStarted(primary);
+            }
 
             @Override
-            public void decisionEnded() { decisions.ended(); }
+            public void decisionEnded() {
+                decisions.ended();
+                also.decisionEnded();
+            }
 
             @Override
             public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {

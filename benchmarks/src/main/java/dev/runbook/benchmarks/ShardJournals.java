@@ -1,0 +1,64 @@
+package dev.runbook.benchmarks;
+
+import dev.runbook.operator.shard.CycleJournal;
+import dev.runbook.operator.shard.DoubleActors;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What benchmarks/shards/run reads from the replicas' cycle journals ({@link CycleJournal}, one file per
+ * replica): the double-owned cycles ({@link DoubleActors}), and, given a replica killed at an instant, how
+ * long until each primary it held was acted on by another. The primaries it held are those whose last
+ * cycle before the kill was its own; the takeover is the latest of their first cycles by another member
+ * after the kill (from the kill to that cycle's start). Prints two lines:
+ * <pre>
+ * journals: double-owned cycles K of C
+ * journals: takeover T s (P primaries of MEMBER, Q not taken over)
+ * </pre>
+ * Arguments: {@code [--killed MEMBER --at EPOCH_MILLIS] JOURNAL...}.
+ */
+public final class ShardJournals {
+    private ShardJournals() {}
+
+    public static void main(String[] args) {
+        String killed = null;
+        Instant at = null;
+        List<DoubleActors.Cycle> cycles = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--killed" -> killed = args[++i];
+                case "--at" -> at = Instant.ofEpochMilli(Long.parseLong(args[++i]));
+                default -> cycles.addAll(CycleJournal.read(Path.of(args[i])));
+            }
+        }
+        System.out.println("journals: double-owned cycles " + DoubleActors.find(cycles).size() + " of " + cycles.size());
+        if (killed != null && at != null) System.out.println("journals: " + takeover(cycles, killed, at));
+    }
+
+    static String takeover(List<DoubleActors.Cycle> cycles, String killed, Instant at) {
+        Map<String, DoubleActors.Cycle> lastBefore = new HashMap<>();
+        Map<String, DoubleActors.Cycle> firstAfterByOthers = new HashMap<>();
+        for (DoubleActors.Cycle cycle : cycles) {
+            if (cycle.start().isBefore(at)) {
+                lastBefore.merge(cycle.primaryKey(), cycle, (a, b) -> a.start().isAfter(b.start()) ? a : b);
+            } else if (!cycle.member().equals(killed)) {
+                firstAfterByOthers.merge(cycle.primaryKey(), cycle, (a, b) -> a.start().isBefore(b.start()) ? a : b);
+            }
+        }
+        List<String> held = lastBefore.values().stream().filter(c -> c.member().equals(killed)).map(DoubleActors.Cycle::primaryKey).toList();
+        List<String> orphaned = held.stream().filter(key -> !firstAfterByOthers.containsKey(key)).toList();
+        Optional<Instant> latest = held.stream().map(firstAfterByOthers::get).filter(java.util.Objects::nonNull)
+                .map(DoubleActors.Cycle::start).max(Comparator.naturalOrder());
+        String seconds = latest.map(l -> String.format(Locale.ROOT, "%.1f", Duration.between(at, l).toMillis() / 1000.0)).orElse("NA");
+        return "takeover " + seconds + " s (" + held.size() + " primaries of " + killed + ", " + orphaned.size() + " not taken over)";
+    }
+}
