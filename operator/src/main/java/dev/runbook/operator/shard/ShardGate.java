@@ -13,13 +13,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShardGate {
     private static final Logger LOG = LoggerFactory.getLogger(ShardGate.class);
-    /**
-     * Test-only: {@code -Drunbook.test.shardGate=off} opens every member's gate, so that it acts on each primary its
-     * informer holds, draining or not, and acknowledges no drain: handover broken on purpose, to show that the
-     * tests of sharding fail then (docs/sharding.md#tests-on-the-real-control-plane). Never set in a deployment.
-     */
-    static final String TEST_SWITCH = "runbook.test.shardGate";
-    private static final boolean OPENED_FOR_A_TEST = "off".equals(System.getProperty(TEST_SWITCH));
     /** No sharding: act on every primary the informer holds. */
     public static final ShardGate ALL = new ShardGate(null, null);
 
@@ -33,7 +26,6 @@ public final class ShardGate {
 
     /** The gate of {@code member}, acknowledging drains through {@code patches} (of the bundle's primary kind). */
     public static ShardGate of(String member, LabelPatches patches) {
-        if (OPENED_FOR_A_TEST) LOG.warn("-D{}=off: {} acts on draining primaries and acknowledges no drain (a test's switch)", TEST_SWITCH, member);
         return new ShardGate(ShardLabels.requireMemberName(member), patches);
     }
 
@@ -49,7 +41,7 @@ public final class ShardGate {
 
     /** Whether to run the cycle on {@code primary}; on a drain, acknowledges it first and answers no. */
     public boolean mayAct(GenericKubernetesResource primary) {
-        if (member == null || OPENED_FOR_A_TEST) return true;
+        if (member == null) return true;
         ShardLabels labels = ShardLabels.of("", primary.getMetadata().getLabels());
         OwnerSide side = OwnerSide.of(member, labels);
         if (side == OwnerSide.ACKNOWLEDGE_DRAIN) {
