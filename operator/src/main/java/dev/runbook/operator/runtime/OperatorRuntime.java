@@ -162,31 +162,25 @@ public final class OperatorRuntime implements AutoCloseable {
         this.verdicts = new SharedVerdicts(new BundleVetting(settings.policy()));
         CycleListener deadlines = new CycleDeadlines(overruns, settings.policy());
         this.decisions = new StuckDecisions(WorkerBounds.cycle(settings.policy().containment()).plus(BEYOND_WORKER_BOUNDS), clock);
-        this.listener = new CycleListener() {
+        CycleListener own = new CycleListener() {
             @Override
             public void cycleRecorded(Primary primary, CycleReport report) {
                 metrics.cycleRecorded(primary, report);
                 deadlines.cycleRecorded(primary, report);
-                also.cycleRecorded(primary, report);
             }
 
             @Override
-            public void decisionStarted(Primary primary) {
-                decisions.started(primary);
-                also.decisionStarted(primary);
-            }
+            public void decisionStarted(Primary primary) { decisions.started(primary); }
 
             @Override
-            public void decisionEnded() {
-                decisions.ended();
-                also.decisionEnded();
-            }
+            public void decisionEnded() { decisions.ended(); }
 
             @Override
             public io.javaoperatorsdk.operator.api.monitoring.Metrics controllerMetrics(String bundle) {
-                return dev.runbook.operator.metrics.CombinedMetrics.of(metrics.controllerMetrics(bundle), also.controllerMetrics(bundle));
+                return metrics.controllerMetrics(bundle);
             }
         };
+        this.listener = CycleListener.both(own, also);
         Lease lease = settings.leaderElection();
         LeaderElection.Candidate acting = new LeaderElection.Candidate() {
             @Override
