@@ -2,9 +2,12 @@ package dev.runbook.operator.admission;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +17,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The webhook's certificate, kept in a {@code kubernetes.io/tls} Secret in the operator's namespace so
@@ -77,23 +81,10 @@ public final class WebhookTls {
      * @return whether the configuration was there
      */
     public boolean trustIn(String configuration, ServingCertificate certificate) {
-        var resource = client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configuration);
-        ValidatingWebhookConfiguration current = resource.get();
-        if (current == null) {
-            LOG.warn("no ValidatingWebhookConfiguration {}: bundle ConfigMaps are checked only when the operator loads them "
-                    + "(install deploy/50-webhook.yaml)", configuration);
-            return false;
-        }
-        String bundle = base64(certificate.caPem());
-        boolean stale = current.getWebhooks().stream().anyMatch(w -> !bundle.equals(w.getClientConfig().getCaBundle()));
-        if (stale) {
-            resource.edit(c -> {
-                c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
-                return c;
-            });
-            LOG.info("the webhook's CA written into ValidatingWebhookConfiguration {}", configuration);
-        }
-        return true;
+        return trust(client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configuration),
+                "ValidatingWebhookConfiguration", configuration,
+                c -> c.getWebhooks().stream().map(ValidatingWebhook::getClientConfig).toList(),
+                "bundle ConfigMaps are checked only when the operator loads them (install deploy/50-webhook.yaml)", certificate);
     }
 
     /**
@@ -101,20 +92,32 @@ public final class WebhookTls {
      * installed is logged, and objects are then labelled by the sharder's passes alone.
      */
     public boolean trustInMutating(String configuration, ServingCertificate certificate) {
-        var resource = client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configuration);
-        var current = resource.get();
+        return trust(client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configuration),
+                "MutatingWebhookConfiguration", configuration,
+                c -> c.getWebhooks().stream().map(MutatingWebhook::getClientConfig).toList(),
+                "new primaries and their pods are labelled with their shard by the sharder's next pass (install the chart "
+                        + "with shards.enabled)", certificate);
+    }
+
+    /**
+     * Writes the CA of {@code certificate} into every webhook of a configuration that does not name it yet;
+     * false when the configuration is not installed (logged with {@code whenMissing}).
+     */
+    private <C> boolean trust(Resource<C> resource, String kindName, String configuration,
+                              Function<C, List<WebhookClientConfig>> clientConfigs, String whenMissing,
+                              ServingCertificate certificate) {
+        C current = resource.get();
         if (current == null) {
-            LOG.warn("no MutatingWebhookConfiguration {}: new primaries and their pods are labelled with their shard by the "
-                    + "sharder's next pass (install the chart with shards.enabled)", configuration);
+            LOG.warn("no {} {}: {}", kindName, configuration, whenMissing);
             return false;
         }
         String bundle = base64(certificate.caPem());
-        if (current.getWebhooks().stream().anyMatch(w -> !bundle.equals(w.getClientConfig().getCaBundle()))) {
+        if (clientConfigs.apply(current).stream().anyMatch(c -> !bundle.equals(c.getCaBundle()))) {
             resource.edit(c -> {
-                c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(bundle));
+                clientConfigs.apply(c).forEach(config -> config.setCaBundle(bundle));
                 return c;
             });
-            LOG.info("the webhook's CA written into MutatingWebhookConfiguration {}", configuration);
+            LOG.info("the webhook's CA written into {} {}", kindName, configuration);
         }
         return true;
     }
