@@ -44,6 +44,8 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
     private final TrimmedCache trimmed;
     private final Set<String> namespaces;
     private final ShardGate gate;
+    /** Per secondary kind, whether it has an informer of its unlabelled objects ({@link SecondaryInformers}). */
+    private final List<Boolean> unlabelled;
     /** Set when JOSDK prepares the event sources; used to re-reconcile every primary after a bundle swap. */
     private volatile SimpleInboundEventSource<P> swaps;
     private volatile IndexerResourceCache<P> primaries;
@@ -58,6 +60,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
         this.trimmed = trimmed;
         this.namespaces = Set.copyOf(namespaces);
         this.gate = gate;
+        this.unlabelled = SecondaryInformers.withUnlabelledSources(primaryKind, this.secondaries, gate.selector());
     }
 
     /**
@@ -97,7 +100,7 @@ class RunbookReconciler<P extends GenericKubernetesResource> implements Reconcil
 
     /** One cycle over the primary and its cached secondaries; when to run again. */
     final Duration runCycle(P resource, Context<P> context) {
-        SecondaryInformers<P> informers = new SecondaryInformers<>(primaryKind, secondaries, namespaces, gate.selector(), context, api);
+        SecondaryInformers<P> informers = new SecondaryInformers<>(secondaries, namespaces, unlabelled, context, api);
         return cycle.run(api.toFrozenMap(resource), informers.observed(resource), new ReadYourWrites<>(informers,
                 context.eventSourceRetriever().getControllerEventSource(), primaryKind, primaryClass, api, trimmed));
     }

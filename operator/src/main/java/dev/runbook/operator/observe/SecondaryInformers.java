@@ -59,15 +59,22 @@ public final class SecondaryInformers<P extends HasMetadata> {
 
     /**
      * The informers of {@code context}'s controller, declared by {@link #declare} with the same kinds,
-     * namespaces and shard selector.
+     * namespaces and shard selector; {@code unlabelled} is {@link #withUnlabelledSources} for them, computed
+     * once by the controller, which builds one of these every cycle.
      */
-    public SecondaryInformers(PrimaryKind primaryKind, List<SecondaryKind> secondaries, Set<String> namespaces,
-                              String shardSelector, Context<P> context, KubeApi api) {
+    public SecondaryInformers(List<SecondaryKind> secondaries, Set<String> namespaces, List<Boolean> unlabelled,
+                              Context<P> context, KubeApi api) {
         this.secondaries = secondaries;
         this.namespaces = namespaces;
         this.context = context;
         this.api = api;
-        this.unlabelled = secondaries.stream()
+        this.unlabelled = unlabelled;
+    }
+
+    /** Per secondary kind, whether {@link #declare} gives it an informer of its unlabelled objects too. */
+    public static List<Boolean> withUnlabelledSources(PrimaryKind primaryKind, List<SecondaryKind> secondaries,
+                                                      String shardSelector) {
+        return secondaries.stream()
                 .map(kind -> SecondaryMappers.unlabelledSelector(primaryKind, kind, shardSelector) != null).toList();
     }
 

@@ -18,10 +18,13 @@ public final class ShardGate {
 
     private final String member;
     private final LabelPatches patches;
+    /** The member's label selector, built once: every cycle asks for it. */
+    private final String selector;
 
     private ShardGate(String member, LabelPatches patches) {
         this.member = member;
         this.patches = patches;
+        this.selector = member == null ? null : ShardLabels.selectorOf(member);
     }
 
     /** The gate of {@code member}, acknowledging drains through {@code patches} (of the bundle's primary kind). */
@@ -31,7 +34,7 @@ public final class ShardGate {
 
     /** The label selector of the member's share, for its informers; null when not sharded. */
     public String selector() {
-        return member == null ? null : ShardLabels.selectorOf(member);
+        return selector;
     }
 
     /** The labels every object the member applies for one of its primaries carries: none when not sharded. */

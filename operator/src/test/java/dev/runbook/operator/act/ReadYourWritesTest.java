@@ -56,7 +56,7 @@ class ReadYourWritesTest {
     }
 
     private <P extends GenericKubernetesResource> ReadYourWrites<P> readYourWrites(Class<P> primaryClass, Told<P> told) {
-        SecondaryInformers<P> noSecondaries = new SecondaryInformers<>(WEB_APP, List.of(), java.util.Set.of(), null, null, api);
+        SecondaryInformers<P> noSecondaries = new SecondaryInformers<>(List.of(), java.util.Set.of(), List.of(), null, api);
         return new ReadYourWrites<>(noSecondaries, told, WEB_APP, primaryClass, api, new TrimmedCache(MANAGER));
     }
 
