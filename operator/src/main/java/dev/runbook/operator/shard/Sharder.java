@@ -89,13 +89,16 @@ public final class Sharder {
         public boolean unsettled() { return !outcomes.isEmpty() || draining > 0; }
     }
 
-    /** Brings every primary one step closer to its ring owner among {@code liveMembers}, its secondaries first. */
+    /**
+     * Brings every primary one step closer to its ring owner among {@code liveMembers}, its secondaries first;
+     * primaries that are not Ready before the others ({@link MoveOrder}).
+     */
     public Pass pass(Set<String> liveMembers) {
         Map<String, GenericKubernetesResource> byKey = new LinkedHashMap<>();
         for (GenericKubernetesResource primary : list()) byKey.put(keyOf(primary), primary);
         SecondaryLabels secondaryLabels = SecondaryLabels.list(client, primaryKind, secondaries, namespaces);
-        List<LabelChange> changes = Assignment.decide(liveMembers,
-                byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels())).toList());
+        List<LabelChange> changes = MoveOrder.notReadyFirst(Assignment.decide(liveMembers,
+                byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels())).toList()), byKey);
         Map<LabelPatches.Outcome, Integer> outcomes = new EnumMap<>(LabelPatches.Outcome.class);
         int labelled = 0;
         Set<String> changed = new java.util.HashSet<>();
