@@ -7,22 +7,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What benchmarks/shards/run reads from the replicas' cycle journals ({@link CycleJournal}, one file per
  * replica): the double-owned cycles ({@link DoubleActors}), and, given a replica killed at an instant, how
  * long until each primary it held was acted on by another. The primaries it held are those whose last
  * cycle before the kill was its own; the takeover is the latest of their first cycles by another member
- * after the kill (from the kill to that cycle's start). Prints two lines:
+ * after the kill (from the kill to that cycle's start), with the first and the median of those first cycles
+ * (the sharder moves a share over tens of seconds at N=1000, not all at once). Prints two lines:
  * <pre>
  * journals: double-owned cycles K of C
- * journals: takeover T s (P primaries of MEMBER, Q not taken over)
+ * journals: takeover T s (first F s, median M s; P primaries of MEMBER, Q not taken over)
  * </pre>
  * Arguments: {@code [--killed MEMBER --at EPOCH_MILLIS] JOURNAL...}.
  */
@@ -56,9 +55,14 @@ public final class ShardJournals {
         }
         List<String> held = lastBefore.values().stream().filter(c -> c.member().equals(killed)).map(DoubleActors.Cycle::primaryKey).toList();
         List<String> orphaned = held.stream().filter(key -> !firstAfterByOthers.containsKey(key)).toList();
-        Optional<Instant> latest = held.stream().map(firstAfterByOthers::get).filter(java.util.Objects::nonNull)
-                .map(DoubleActors.Cycle::start).max(Comparator.naturalOrder());
-        String seconds = latest.map(l -> String.format(Locale.ROOT, "%.1f", Duration.between(at, l).toMillis() / 1000.0)).orElse("NA");
-        return "takeover " + seconds + " s (" + held.size() + " primaries of " + killed + ", " + orphaned.size() + " not taken over)";
+        List<Duration> taken = held.stream().map(firstAfterByOthers::get).filter(java.util.Objects::nonNull)
+                .map(cycle -> Duration.between(at, cycle.start())).sorted().toList();
+        String spread = taken.isEmpty() ? "" : "first " + seconds(taken.get(0)) + " s, median " + seconds(taken.get((taken.size() - 1) / 2)) + " s; ";
+        String latest = taken.isEmpty() ? "NA" : seconds(taken.get(taken.size() - 1));
+        return "takeover " + latest + " s (" + spread + held.size() + " primaries of " + killed + ", " + orphaned.size() + " not taken over)";
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f", duration.toMillis() / 1000.0);
     }
 }

@@ -160,7 +160,8 @@ public final class Actor {
     private Outcome apply(Apply apply, Primary primary, CachedObjects cached) {
         Map<String, Object> desired = OwnerReferences.withOwner(apply.getObject(), apply.getTarget(), primary, ownedLabels);
         Optional<Map<String, Object>> known = cached.get(apply.getTarget());
-        if (known.isPresent() && ServerSideApplyCheck.changesNothing(desired, known.get(), fieldManager)) {
+        if (known.isPresent() && (ServerSideApplyCheck.changesNothing(desired, known.get(), fieldManager)
+                || holdsOwnedLabelsWrittenByOthers(desired, known.get()))) {
             return Outcome.NONE;
         }
         // Not cached: not there yet when an informer covers its kind and namespace; otherwise ask, to
@@ -170,6 +171,34 @@ public final class Actor {
         Map<String, Object> after = api.serverSideApply(desired, fieldManager);
         cached.written(apply.getTarget(), before.orElse(null), after);
         return before.isEmpty() ? Outcome.CREATED : compare(before.get(), after);
+    }
+
+    /**
+     * Whether the object already is what the apply asks for, except that another manager wrote the owned
+     * labels' values (the sharder moving the object to this member: docs/sharding.md#handover-of-secondaries).
+     * Taking those labels back would write the same values again: at a takeover, one write for every
+     * secondary moved. So when the object holds each owned label's value, and the apply without those
+     * labels changes nothing, nothing is sent; a later apply for another reason takes them along.
+     */
+    private boolean holdsOwnedLabelsWrittenByOthers(Map<String, Object> desired, Map<String, Object> known) {
+        if (ownedLabels.isEmpty()) return false;
+        if (!(known.get("metadata") instanceof Map<?, ?> metadata) || !(metadata.get("labels") instanceof Map<?, ?> labels)) return false;
+        for (Map.Entry<String, String> owned : ownedLabels.entrySet()) {
+            if (!owned.getValue().equals(labels.get(owned.getKey()))) return false;
+        }
+        return ServerSideApplyCheck.changesNothing(withoutOwnedLabels(desired), known, fieldManager);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> withoutOwnedLabels(Map<String, Object> desired) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>((Map<String, Object>) desired.get("metadata"));
+        Map<String, Object> labels = new java.util.LinkedHashMap<>((Map<String, Object>) metadata.get("labels"));
+        ownedLabels.keySet().forEach(labels::remove);
+        if (labels.isEmpty()) metadata.remove("labels");
+        else metadata.put("labels", labels);
+        Map<String, Object> copy = new java.util.LinkedHashMap<>(desired);
+        copy.put("metadata", metadata);
+        return copy;
     }
 
     private Outcome mergePatch(MergePatch patch) {

@@ -3,6 +3,7 @@ package dev.runbook.operator.shard;
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.PrimaryKind;
 import dev.runbook.engine.bundle.SecondaryKind;
+import dev.runbook.operator.concurrent.DaemonThreads;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,6 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * One pass of the sharder over one primary kind: list the primaries, decide with {@link Assignment}
@@ -36,6 +41,8 @@ import java.util.Set;
  * A drain moves no secondary: the old owner acts on them until it acknowledges.
  */
 public final class Sharder {
+    /** How many primaries one pass moves at once (each with its secondaries first). */
+    static final int CONCURRENT_MOVES = 8;
     private final KubernetesClient client;
     private final String apiVersion;
     private final String kind;
@@ -82,28 +89,23 @@ public final class Sharder {
         public boolean unsettled() { return !outcomes.isEmpty() || draining > 0; }
     }
 
-    /** Brings every primary one step closer to its ring owner among {@code liveMembers}, its secondaries first. */
+    /**
+     * Brings every primary one step closer to its ring owner among {@code liveMembers}, its secondaries first;
+     * primaries that are not Ready before the others ({@link MoveOrder}).
+     */
     public Pass pass(Set<String> liveMembers) {
         Map<String, GenericKubernetesResource> byKey = new LinkedHashMap<>();
         for (GenericKubernetesResource primary : list()) byKey.put(keyOf(primary), primary);
         SecondaryLabels secondaryLabels = SecondaryLabels.list(client, primaryKind, secondaries, namespaces);
-        List<LabelChange> changes = Assignment.decide(liveMembers,
-                byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels())).toList());
+        List<LabelChange> changes = MoveOrder.notReadyFirst(Assignment.decide(liveMembers,
+                byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels())).toList()), byKey);
         Map<LabelPatches.Outcome, Integer> outcomes = new EnumMap<>(LabelPatches.Outcome.class);
         int labelled = 0;
         Set<String> changed = new java.util.HashSet<>();
-        for (LabelChange change : changes) {
-            GenericKubernetesResource primary = byKey.get(change.key());
-            changed.add(change.key());
-            if (change instanceof LabelChange.Assign assign) {
-                SecondaryLabels.Labelled first = secondaryLabels.label(idOf(primary), assign.member());
-                labelled += first.written();
-                if (!first.complete()) {
-                    outcomes.merge(LabelPatches.Outcome.DEFERRED, 1, Integer::sum);
-                    continue;
-                }
-            }
-            outcomes.merge(patches.apply(primary, change), 1, Integer::sum);
+        for (Move move : moveAll(changes, byKey, secondaryLabels)) {
+            changed.add(move.key());
+            outcomes.merge(move.outcome(), 1, Integer::sum);
+            labelled += move.secondariesLabelled();
         }
         for (Map.Entry<String, GenericKubernetesResource> entry : byKey.entrySet()) {
             if (changed.contains(entry.getKey())) continue;
@@ -116,6 +118,56 @@ public final class Sharder {
         int draining = (int) byKey.entrySet().stream().map(e -> ShardLabels.of(e.getKey(), e.getValue().getMetadata().getLabels()))
                 .filter(labels -> labels.draining() && labels.owner().filter(liveMembers::contains).isPresent()).count();
         return new Pass(Map.copyOf(outcomes), draining, labelled);
+    }
+
+    /** What moving one primary did: its write's outcome, and how many of its secondaries it labelled first. */
+    private record Move(String key, LabelPatches.Outcome outcome, int secondariesLabelled) {}
+
+    /**
+     * Carries out {@code changes}, up to {@link #CONCURRENT_MOVES} primaries at once. Each primary's own
+     * order holds (its secondaries, then the primary); primaries are independent of each other. One at a
+     * time, a dead member's share waited for every write of every primary before it: at N=1000 on two
+     * replicas, some 5,000 sequential label writes made the takeover take minutes instead of the Lease's
+     * duration (docs/performance.md#sharded-replicas).
+     */
+    private List<Move> moveAll(List<LabelChange> changes, Map<String, GenericKubernetesResource> byKey,
+                               SecondaryLabels secondaryLabels) {
+        if (changes.size() <= 1) return changes.stream().map(change -> move(change, byKey, secondaryLabels)).toList();
+        ExecutorService writers = Executors.newFixedThreadPool(Math.min(CONCURRENT_MOVES, changes.size()),
+                DaemonThreads.named("runbook-sharder-writes"));
+        try {
+            List<Future<Move>> moves = new java.util.ArrayList<>();
+            for (LabelChange change : changes) moves.add(writers.submit(() -> move(change, byKey, secondaryLabels)));
+            List<Move> done = new java.util.ArrayList<>();
+            for (Future<Move> move : moves) done.add(join(move));
+            return done;
+        } finally {
+            writers.shutdownNow();
+        }
+    }
+
+    private static Move join(Future<Move> move) {
+        try {
+            return move.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the sharder's pass was interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) throw failure;
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** One primary to its new labels: when it gets an owner, that owner's label on its secondaries first. */
+    private Move move(LabelChange change, Map<String, GenericKubernetesResource> byKey, SecondaryLabels secondaryLabels) {
+        GenericKubernetesResource primary = byKey.get(change.key());
+        int labelled = 0;
+        if (change instanceof LabelChange.Assign assign) {
+            SecondaryLabels.Labelled first = secondaryLabels.label(idOf(primary), assign.member());
+            labelled = first.written();
+            if (!first.complete()) return new Move(change.key(), LabelPatches.Outcome.DEFERRED, labelled);
+        }
+        return new Move(change.key(), patches.apply(primary, change), labelled);
     }
 
     private static ResourceID idOf(GenericKubernetesResource primary) {

@@ -66,6 +66,45 @@ class ShardLabelApplyIT {
         assertThat(member("replica-b").apply(config, app, NOW)).isEqualTo(Outcome.NONE);
     }
 
+    @Test
+    void aCycleOfTheNewOwnerLeavesTheSharderSLabelWhereItIs() {
+        Primary app = new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
+                "metadata", Map.of("name", "cart", "namespace", namespace), "spec", Map.of())));
+        var config = Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "cart-config", "namespace", namespace, "labels", Map.of("app", "cart")),
+                "data", Map.of("greeting", "hi")));
+        assertThat(cycle(member("replica-a"), config, app)).isEqualTo(Outcome.CREATED);
+        assertThat(cycle(member("replica-a"), config, app)).as("as cached: nothing to send").isEqualTo(Outcome.NONE);
+
+        cluster.client().configMaps().inNamespace(namespace).withName("cart-config").patch(
+                new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("runbook-sharder").build(),
+                "{\"metadata\":{\"labels\":{\"" + ShardLabels.SHARD + "\":\"replica-b\"}}}");
+        String moved = cluster.client().configMaps().inNamespace(namespace).withName("cart-config").get().getMetadata().getResourceVersion();
+
+        // The label's field is the sharder's now (on a real API server): the new owner's cycle sends nothing for it.
+        assertThat(cycle(member("replica-b"), config, app)).as("the new owner's cycle after the sharder's move").isEqualTo(Outcome.NONE);
+        assertThat(cluster.client().configMaps().inNamespace(namespace).withName("cart-config").get().getMetadata().getResourceVersion())
+                .isEqualTo(moved);
+        // A change of its own is still applied, and takes the label along.
+        var changed = Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "cart-config", "namespace", namespace, "labels", Map.of("app", "cart")),
+                "data", Map.of("greeting", "hello")));
+        assertThat(cycle(member("replica-b"), changed, app)).isEqualTo(Outcome.UPDATED);
+        assertThat(cluster.client().configMaps().inNamespace(namespace).withName("cart-config").get().getMetadata().getLabels())
+                .containsEntry(ShardLabels.SHARD, "replica-b");
+    }
+
+    /** One cycle's apply, compared with the object as an informer holding it would: read from the API server. */
+    private Outcome cycle(Actor actor, dev.runbook.rules.action.Action action, Primary app) {
+        InformerCaches asServed = new InformerCaches() {
+            @Override public boolean covers(dev.runbook.rules.fact.ObjectRef ref) { return ref.getKind().equals("ConfigMap"); }
+            @Override public java.util.Optional<Map<String, Object>> get(dev.runbook.rules.fact.ObjectRef ref) { return api.get(ref); }
+        };
+        var cached = CachedObjects.of(new dev.runbook.engine.decide.Observation(app, java.util.List.of(), NOW), asServed);
+        var result = actor.act(java.util.List.of(new dev.runbook.engine.decide.PlannedAction(action, java.util.List.of("Config"))), app, cached, NOW);
+        return result.applied().get(0).outcome();
+    }
+
     private Actor member(String name) {
         return new Actor(api, new EventWriter(cluster.client()), "runbook-test", dev.runbook.operator.error.ConflictRetry.DEFAULT,
                 Map.of(ShardLabels.SHARD, name));
