@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What benchmarks/shards/run reads from the replicas' cycle journals ({@link CycleJournal}, one file per
@@ -21,9 +22,10 @@ import java.util.Map;
  * (the sharder moves a share over tens of seconds at N=1000, not all at once). Prints two lines:
  * <pre>
  * journals: double-owned cycles K of C
- * journals: takeover T s (first F s, median M s; P primaries of MEMBER, Q not taken over)
+ * journals: takeover T s (first F s, median M s[, the not-Ready KEY N s]; P primaries of MEMBER, Q not taken over)
  * </pre>
- * Arguments: {@code [--killed MEMBER --at EPOCH_MILLIS] JOURNAL...}.
+ * Arguments: {@code [--killed MEMBER --at EPOCH_MILLIS [--not-ready PRIMARY_KEY]] JOURNAL...}; with
+ * {@code --not-ready}, also the takeover of that one primary (one the run made not Ready before the kill).
  */
 public final class ShardJournals {
     private ShardJournals() {}
@@ -31,19 +33,21 @@ public final class ShardJournals {
     public static void main(String[] args) {
         String killed = null;
         Instant at = null;
+        String notReady = null;
         List<DoubleActors.Cycle> cycles = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--killed" -> killed = args[++i];
                 case "--at" -> at = Instant.ofEpochMilli(Long.parseLong(args[++i]));
+                case "--not-ready" -> notReady = args[++i];
                 default -> cycles.addAll(CycleJournal.read(Path.of(args[i])));
             }
         }
         System.out.println("journals: double-owned cycles " + DoubleActors.find(cycles).size() + " of " + cycles.size());
-        if (killed != null && at != null) System.out.println("journals: " + takeover(cycles, killed, at));
+        if (killed != null && at != null) System.out.println("journals: " + takeover(cycles, killed, at, notReady));
     }
 
-    static String takeover(List<DoubleActors.Cycle> cycles, String killed, Instant at) {
+    static String takeover(List<DoubleActors.Cycle> cycles, String killed, Instant at, String notReady) {
         Map<String, DoubleActors.Cycle> lastBefore = new HashMap<>();
         Map<String, DoubleActors.Cycle> firstAfterByOthers = new HashMap<>();
         for (DoubleActors.Cycle cycle : cycles) {
@@ -57,7 +61,9 @@ public final class ShardJournals {
         List<String> orphaned = held.stream().filter(key -> !firstAfterByOthers.containsKey(key)).toList();
         List<Duration> taken = held.stream().map(firstAfterByOthers::get).filter(java.util.Objects::nonNull)
                 .map(cycle -> Duration.between(at, cycle.start())).sorted().toList();
-        String spread = taken.isEmpty() ? "" : "first " + seconds(taken.get(0)) + " s, median " + seconds(taken.get((taken.size() - 1) / 2)) + " s; ";
+        String spread = taken.isEmpty() ? "" : "first " + seconds(taken.get(0)) + " s, median " + seconds(taken.get((taken.size() - 1) / 2)) + " s"
+                + (notReady == null ? "" : ", the not-Ready " + notReady + " " + Optional.ofNullable(firstAfterByOthers.get(notReady))
+                        .map(cycle -> seconds(Duration.between(at, cycle.start())) + " s").orElse("not taken over")) + "; ";
         String latest = taken.isEmpty() ? "NA" : seconds(taken.get(taken.size() - 1));
         return "takeover " + latest + " s (" + spread + held.size() + " primaries of " + killed + ", " + orphaned.size() + " not taken over)";
     }
