@@ -60,10 +60,11 @@ final class RenderCache {
         final byte[] primary;
         final Map<String, Object> params;
 
-        Input(String template, Map<String, Object> vars, Primary primary, Map<String, Object> params,
+        /** @param primaryBytes the primary's {@link ValueBytes} (computed once per primary by the caller) */
+        Input(String template, Map<String, Object> vars, Primary primary, byte[] primaryBytes, Map<String, Object> params,
               TemplateRenderer.Finishing finishing) {
             this.slot = new Slot(template, vars, finishing, primary.getNamespace(), primary.getName(), primary.getUid());
-            this.primary = ValueBytes.of(primary.getObject());
+            this.primary = primaryBytes;
             this.params = params;
         }
 
