@@ -7,6 +7,7 @@ import dev.runbook.rules.fact.Primary;
 
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a bundle's templates rendered, kept so that a cycle over unchanged inputs renders nothing.
@@ -46,8 +47,40 @@ final class RenderCache {
      * Which entry an input may replace: the same template, variables and finishing step for the same
      * primary. Small: the primary's identity, not its object.
      */
-    record Slot(String template, Map<String, Object> vars, TemplateRenderer.Finishing finishing, String namespace,
-                String name, String uid) {}
+    static final class Slot {
+        private final String template;
+        private final Map<String, Object> vars;
+        private final TemplateRenderer.Finishing finishing;
+        private final String namespace;
+        private final String name;
+        private final String uid;
+        /**
+         * Computed once, and equals written out: every template of every cycle looks its slot up, and a
+         * record's equals and hashCode (method handles over every field) showed in each cycle's profile.
+         */
+        private final int hash;
+
+        Slot(String template, Map<String, Object> vars, TemplateRenderer.Finishing finishing, String namespace,
+             String name, String uid) {
+            this.template = template;
+            this.vars = vars;
+            this.finishing = finishing;
+            this.namespace = namespace;
+            this.name = name;
+            this.uid = uid;
+            this.hash = Objects.hash(template, vars, finishing, namespace, name, uid);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other == this || other instanceof Slot s && hash == s.hash && Objects.equals(template, s.template)
+                    && Objects.equals(name, s.name) && Objects.equals(namespace, s.namespace) && Objects.equals(uid, s.uid)
+                    && Objects.equals(finishing, s.finishing) && Objects.equals(vars, s.vars);
+        }
+
+        @Override
+        public int hashCode() { return hash; }
+    }
 
     /**
      * Everything a template's output depends on, the finishing step included (a value: two renderers
