@@ -37,7 +37,7 @@ import java.util.Objects;
  * bundle (postgres-cluster renders 5 objects per converged cluster: 5,000 at 1000 clusters). An entry
  * of the first level holds the finished action (about 4 KB for postgres-cluster's objects) and the
  * primary it was rendered from as bytes ({@link ValueBytes}: 3-4 KB where the primary's maps were
- * 18 KB).
+ * 18 KB); the entries one renderer made for one primary share one array of them.
  */
 final class RenderCache {
     /** Per level; see the class comment for the size. */
