@@ -31,9 +31,13 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
 
     private final List<Firing> firings = new ArrayList<>();
     private final Map<FactHandle, Inserted> liveActions = new LinkedHashMap<>();
-    private final Set<Action> withdrawn = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** By identity; made on the first withdrawal (most cycles withdraw nothing). */
+    private Set<Action> withdrawn;
+    /** {@link #firings()} once asked: the session is at rest then, and it is asked again for the decision. */
+    private List<Firing> withdrawalsApplied;
     private String currentRule;
     private List<Object> currentMatched;
+    // Made on the first action or fact a firing adds: most firings add one kind of the two, or nothing.
     private List<Action> currentAdded;
     private List<Object> currentDerived;
 
@@ -42,13 +46,14 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
         currentRule = event.getMatch().getRule().getName();
         // The facts themselves: Firing describes them only when the trace is read.
         currentMatched = event.getMatch().getObjects();
-        currentAdded = new ArrayList<>(2);
-        currentDerived = new ArrayList<>(2);
+        currentAdded = null;
+        currentDerived = null;
     }
 
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
-        firings.add(new Firing(currentRule, currentMatched, currentAdded, List.of(), currentDerived));
+        firings.add(new Firing(currentRule, currentMatched, orEmpty(currentAdded), List.of(), orEmpty(currentDerived)));
+        withdrawalsApplied = null;
         // What the consequence allocated in a JDK call (a string repeated, a copy) is this rule's, not the next one's.
         RuleBudget.measureMemory();
         currentRule = null;
@@ -60,8 +65,12 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
         String rule = event.getRule() != null ? event.getRule().getName() : currentRule;
         if (fact instanceof Action action) {
             liveActions.put(event.getFactHandle(), new Inserted(action, rule == null ? "(inserted from outside)" : rule));
-            if (currentRule != null) currentAdded.add(action);
+            if (currentRule != null) {
+                if (currentAdded == null) currentAdded = new ArrayList<>(2);
+                currentAdded.add(action);
+            }
         } else if (currentRule != null) {
+            if (currentDerived == null) currentDerived = new ArrayList<>(2);
             currentDerived.add(fact);
         }
     }
@@ -76,18 +85,34 @@ final class TraceRecorder extends DefaultAgendaEventListener implements RuleRunt
     @Override
     public void objectDeleted(ObjectDeletedEvent event) {
         Inserted gone = liveActions.remove(event.getFactHandle());
-        if (gone != null) withdrawn.add(gone.action());
+        if (gone != null) {
+            if (withdrawn == null) withdrawn = Collections.newSetFromMap(new IdentityHashMap<>());
+            withdrawn.add(gone.action());
+            withdrawalsApplied = null;
+        }
     }
 
     /** The firings, each with the actions it added that were withdrawn since. */
     List<Firing> firings() {
+        if (withdrawalsApplied != null) return withdrawalsApplied;
         List<Firing> result = new ArrayList<>(firings.size());
         for (Firing f : firings) {
-            List<Action> gone = f.added().stream().filter(withdrawn::contains).toList();
+            List<Action> gone = withdrawn == null || f.added().isEmpty() ? List.of() : withdrawnOf(f.added());
             result.add(gone.isEmpty() ? f : new Firing(f.rule(), f.matchedFacts(), f.added(), gone, f.derivedFacts()));
         }
-        return result;
+        withdrawalsApplied = List.copyOf(result);
+        return withdrawalsApplied;
     }
+
+    private List<Action> withdrawnOf(List<Action> added) {
+        List<Action> gone = new ArrayList<>(added.size());
+        for (Action action : added) {
+            if (withdrawn.contains(action)) gone.add(action);
+        }
+        return gone;
+    }
+
+    private static <T> List<T> orEmpty(List<T> list) { return list == null ? List.of() : list; }
 
     /** The actions still in working memory, in the order they were inserted. */
     List<Inserted> actions() { return new ArrayList<>(liveActions.values()); }

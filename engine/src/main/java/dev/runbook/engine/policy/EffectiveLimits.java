@@ -4,6 +4,7 @@ import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.SecondaryKind;
 
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -125,8 +126,11 @@ public record EffectiveLimits(String bundle, BundlePolicy policy, boolean bundle
 
     /** A loop, not a stream: the plan check asks for every action of every cycle. */
     private static boolean anyMatches(Set<KindName> names, String apiVersion, String kind) {
+        if (names.isEmpty()) return false;
+        String group = KindName.groupOf(apiVersion);
+        String lowerKind = kind.toLowerCase(Locale.ROOT);
         for (KindName name : names) {
-            if (name.matches(apiVersion, kind)) return true;
+            if (name.matches(group, kind, lowerKind)) return true;
         }
         return false;
     }

@@ -43,13 +43,27 @@ public record KindName(String name, String group, String text) {
 
     /** Whether an object of {@code kind} and {@code apiVersion} is one this names. */
     public boolean matches(String apiVersion, String kind) {
-        if (group != null && !group.equals(groupOf(apiVersion))) return false;
+        return matches(groupOf(apiVersion), kind, kind.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * {@link #matches(String, String)} with the object's group ({@link #groupOf}) and its kind in lower
+     * case given: the plan check asks every name of the policy about every action of every cycle, and
+     * these are the same for all names.
+     */
+    boolean matches(String objectGroup, String kind, String lowerKind) {
+        if (group != null && !group.equals(objectGroup)) return false;
         if (name.equals(kind)) return true;
         if (!Character.isLowerCase(name.charAt(0))) return false;
         // A resource name: the kind in lower case, or its plural by the API's rules (jobs, classes, policies).
-        String lower = kind.toLowerCase(Locale.ROOT);
-        return name.equals(lower) || name.equals(lower + "s") || name.equals(lower + "es")
-                || lower.endsWith("y") && name.equals(lower.substring(0, lower.length() - 1) + "ies");
+        int length = lowerKind.length();
+        return name.equals(lowerKind) || pluralOf(lowerKind, length, "s") || pluralOf(lowerKind, length, "es")
+                || lowerKind.endsWith("y") && pluralOf(lowerKind, length - 1, "ies");
+    }
+
+    /** Whether this name is the first {@code stem} characters of {@code lower} followed by {@code ending}. */
+    private boolean pluralOf(String lower, int stem, String ending) {
+        return name.length() == stem + ending.length() && name.regionMatches(0, lower, 0, stem) && name.endsWith(ending);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.runbook.rules.fact.Primary;
 
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a bundle's templates rendered, kept so that a cycle over unchanged inputs renders nothing.
@@ -36,7 +37,7 @@ import java.util.Map;
  * bundle (postgres-cluster renders 5 objects per converged cluster: 5,000 at 1000 clusters). An entry
  * of the first level holds the finished action (about 4 KB for postgres-cluster's objects) and the
  * primary it was rendered from as bytes ({@link ValueBytes}: 3-4 KB where the primary's maps were
- * 18 KB).
+ * 18 KB); the entries one renderer made for one primary share one array of them.
  */
 final class RenderCache {
     /** Per level; see the class comment for the size. */
@@ -46,8 +47,40 @@ final class RenderCache {
      * Which entry an input may replace: the same template, variables and finishing step for the same
      * primary. Small: the primary's identity, not its object.
      */
-    record Slot(String template, Map<String, Object> vars, TemplateRenderer.Finishing finishing, String namespace,
-                String name, String uid) {}
+    static final class Slot {
+        private final String template;
+        private final Map<String, Object> vars;
+        private final TemplateRenderer.Finishing finishing;
+        private final String namespace;
+        private final String name;
+        private final String uid;
+        /**
+         * Computed once, and equals written out: every template of every cycle looks its slot up, and a
+         * record's equals and hashCode (method handles over every field) showed in each cycle's profile.
+         */
+        private final int hash;
+
+        Slot(String template, Map<String, Object> vars, TemplateRenderer.Finishing finishing, String namespace,
+             String name, String uid) {
+            this.template = template;
+            this.vars = vars;
+            this.finishing = finishing;
+            this.namespace = namespace;
+            this.name = name;
+            this.uid = uid;
+            this.hash = Objects.hash(template, vars, finishing, namespace, name, uid);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other == this || other instanceof Slot s && hash == s.hash && Objects.equals(template, s.template)
+                    && Objects.equals(name, s.name) && Objects.equals(namespace, s.namespace) && Objects.equals(uid, s.uid)
+                    && Objects.equals(finishing, s.finishing) && Objects.equals(vars, s.vars);
+        }
+
+        @Override
+        public int hashCode() { return hash; }
+    }
 
     /**
      * Everything a template's output depends on, the finishing step included (a value: two renderers
@@ -60,10 +93,11 @@ final class RenderCache {
         final byte[] primary;
         final Map<String, Object> params;
 
-        Input(String template, Map<String, Object> vars, Primary primary, Map<String, Object> params,
+        /** @param primaryBytes the primary's {@link ValueBytes} (computed once per primary by the caller) */
+        Input(String template, Map<String, Object> vars, Primary primary, byte[] primaryBytes, Map<String, Object> params,
               TemplateRenderer.Finishing finishing) {
             this.slot = new Slot(template, vars, finishing, primary.getNamespace(), primary.getName(), primary.getUid());
-            this.primary = ValueBytes.of(primary.getObject());
+            this.primary = primaryBytes;
             this.params = params;
         }
 

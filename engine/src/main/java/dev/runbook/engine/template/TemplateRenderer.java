@@ -41,6 +41,14 @@ public final class TemplateRenderer {
             "yaml", YamlQuote.class);
     private final TemplateSet templates;
     private final Finishing finishing;
+    /**
+     * The last primary rendered for and its {@link ValueBytes}: a cycle renders every template for one
+     * primary, which is immutable, so its bytes are written once per cycle, not once per template. One
+     * reference to an immutable pair, so that threads sharing a renderer never see half of one.
+     */
+    private volatile PrimaryBytes lastPrimary;
+
+    private record PrimaryBytes(Primary primary, byte[] bytes) {}
 
     public TemplateRenderer(TemplateSet templates) {
         this(templates, new AsRendered());
@@ -54,13 +62,21 @@ public final class TemplateRenderer {
     /** @throws TemplateException naming the template and what went wrong */
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
         RenderCache cache = templates.cache();
-        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary, params.getValues(),
-                finishing);
+        RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary,
+                bytesOf(primary), params.getValues(), finishing);
         Apply cached = cache.rendered(input);
         if (cached != null) return cached;
         Apply rendered = finishing.finish(renderAnew(request, primary, params, cache), primary);
         cache.rendered(input, rendered);
         return rendered;
+    }
+
+    private byte[] bytesOf(Primary primary) {
+        PrimaryBytes last = lastPrimary;
+        if (last != null && last.primary() == primary) return last.bytes();
+        byte[] bytes = ValueBytes.of(primary.getObject());
+        lastPrimary = new PrimaryBytes(primary, bytes);
+        return bytes;
     }
 
     private Apply renderAnew(ApplyTemplate request, Primary primary, Params params, RenderCache cache) {

@@ -11,12 +11,15 @@ import java.util.Map;
 /** One field of the target's status should have this value (through the status subresource). */
 public final class SetStatus extends Action {
     private final String path;
+    /** The path's steps, split once: the plan check asks for the writes of every action of every cycle. */
+    private final List<String> steps;
     private final Object value;
 
     /** @param path relative to {@code status}, e.g. {@code phase} or {@code backup.lastName} */
     public SetStatus(ObjectRef target, String path, Object value) {
         super(target);
-        this.path = ObjectPath.join(ObjectPath.steps(path));
+        this.steps = List.copyOf(ObjectPath.steps(path));
+        this.path = ObjectPath.join(steps);
         this.value = Values.frozen(Values.thawed(value));
     }
 
@@ -29,9 +32,9 @@ public final class SetStatus extends Action {
 
     @Override
     public List<FieldWrite> writes() {
-        List<String> full = new ArrayList<>();
+        List<String> full = new ArrayList<>(steps.size() + 1);
         full.add("status");
-        full.addAll(ObjectPath.steps(path));
+        full.addAll(steps);
         return FieldWrite.leaves(getTarget(), full, value);
     }
 
