@@ -191,12 +191,12 @@ public final class Actor {
 
     @SuppressWarnings("unchecked")
     private Map<String, Object> withoutOwnedLabels(Map<String, Object> desired) {
-        Map<String, Object> metadata = new java.util.LinkedHashMap<>((Map<String, Object>) desired.get("metadata"));
-        Map<String, Object> labels = new java.util.LinkedHashMap<>((Map<String, Object>) metadata.get("labels"));
+        Map<String, Object> metadata = new LinkedHashMap<>((Map<String, Object>) desired.get("metadata"));
+        Map<String, Object> labels = new LinkedHashMap<>((Map<String, Object>) metadata.get("labels"));
         ownedLabels.keySet().forEach(labels::remove);
         if (labels.isEmpty()) metadata.remove("labels");
         else metadata.put("labels", labels);
-        Map<String, Object> copy = new java.util.LinkedHashMap<>(desired);
+        Map<String, Object> copy = new LinkedHashMap<>(desired);
         copy.put("metadata", metadata);
         return copy;
     }

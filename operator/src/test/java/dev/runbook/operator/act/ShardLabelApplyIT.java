@@ -3,13 +3,17 @@ package dev.runbook.operator.act;
 import dev.runbook.engine.apply.Outcome;
 import dev.runbook.engine.bundle.Kind;
 import dev.runbook.engine.bundle.PrimaryKind;
+import dev.runbook.engine.decide.Observation;
+import dev.runbook.engine.decide.PlannedAction;
 import dev.runbook.operator.kube.EventWriter;
 import dev.runbook.operator.kube.KubeApi;
 import dev.runbook.operator.shard.ShardLabels;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
+import dev.runbook.rules.action.Action;
 import dev.runbook.rules.action.Actions;
+import dev.runbook.rules.fact.ObjectRef;
 import dev.runbook.rules.fact.Primary;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -18,7 +22,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,63 +51,49 @@ class ShardLabelApplyIT {
 
     @Test
     void theLabelComesWithTheCreateAndAMoveIsTakenOverOnce() {
-        Primary app = new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
-                "metadata", Map.of("name", "shop", "namespace", namespace), "spec", Map.of())));
-        var config = Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
-                "metadata", Map.of("name", "shop-config", "namespace", namespace, "labels", Map.of("app", "shop")),
-                "data", Map.of("greeting", "hi")));
+        Primary app = webApp("shop");
+        Action config = configOf("shop", "hi");
 
         assertThat(member("replica-a").apply(config, app, NOW)).isEqualTo(Outcome.CREATED);
-        assertThat(configMap().getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-a").containsEntry("app", "shop");
+        assertThat(configMap("shop-config").getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-a").containsEntry("app", "shop");
         assertThat(member("replica-a").apply(config, app, NOW)).as("the label is the apply's own: nothing to send").isEqualTo(Outcome.NONE);
 
-        cluster.client().configMaps().inNamespace(namespace).withName("shop-config").patch(
-                new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("runbook-sharder").build(),
-                "{\"metadata\":{\"labels\":{\"" + ShardLabels.SHARD + "\":\"replica-b\"}}}");
+        moveAsTheSharder("shop-config", "replica-b");
         Outcome takeover = member("replica-b").apply(config, app, NOW);
         // A real API server moves the label's field to the merge patch's manager, so the apply takes it back (one write);
         // the embedded server's apply shim keeps field ownership through a merge patch, so there is nothing to take back.
         if (!cluster.isMock()) assertThat(takeover).as("the new owner takes the field over, same value").isEqualTo(Outcome.UPDATED);
-        assertThat(configMap().getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-b");
+        assertThat(configMap("shop-config").getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-b");
         assertThat(member("replica-b").apply(config, app, NOW)).isEqualTo(Outcome.NONE);
     }
 
     @Test
     void aCycleOfTheNewOwnerLeavesTheSharderSLabelWhereItIs() {
-        Primary app = new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
-                "metadata", Map.of("name", "cart", "namespace", namespace), "spec", Map.of())));
-        var config = Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
-                "metadata", Map.of("name", "cart-config", "namespace", namespace, "labels", Map.of("app", "cart")),
-                "data", Map.of("greeting", "hi")));
+        Primary app = webApp("cart");
+        Action config = configOf("cart", "hi");
         assertThat(cycle(member("replica-a"), config, app)).isEqualTo(Outcome.CREATED);
         assertThat(cycle(member("replica-a"), config, app)).as("as cached: nothing to send").isEqualTo(Outcome.NONE);
 
-        cluster.client().configMaps().inNamespace(namespace).withName("cart-config").patch(
-                new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("runbook-sharder").build(),
-                "{\"metadata\":{\"labels\":{\"" + ShardLabels.SHARD + "\":\"replica-b\"}}}");
-        String moved = cluster.client().configMaps().inNamespace(namespace).withName("cart-config").get().getMetadata().getResourceVersion();
+        moveAsTheSharder("cart-config", "replica-b");
+        String moved = configMap("cart-config").getMetadata().getResourceVersion();
 
         // The label's field is the sharder's now (on a real API server): the new owner's cycle sends nothing for it.
         assertThat(cycle(member("replica-b"), config, app)).as("the new owner's cycle after the sharder's move").isEqualTo(Outcome.NONE);
-        assertThat(cluster.client().configMaps().inNamespace(namespace).withName("cart-config").get().getMetadata().getResourceVersion())
-                .isEqualTo(moved);
+        assertThat(configMap("cart-config").getMetadata().getResourceVersion()).isEqualTo(moved);
         // A change of its own is still applied, and takes the label along.
-        var changed = Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
-                "metadata", Map.of("name", "cart-config", "namespace", namespace, "labels", Map.of("app", "cart")),
-                "data", Map.of("greeting", "hello")));
+        Action changed = configOf("cart", "hello");
         assertThat(cycle(member("replica-b"), changed, app)).isEqualTo(Outcome.UPDATED);
-        assertThat(cluster.client().configMaps().inNamespace(namespace).withName("cart-config").get().getMetadata().getLabels())
-                .containsEntry(ShardLabels.SHARD, "replica-b");
+        assertThat(configMap("cart-config").getMetadata().getLabels()).containsEntry(ShardLabels.SHARD, "replica-b");
     }
 
     /** One cycle's apply, compared with the object as an informer holding it would: read from the API server. */
-    private Outcome cycle(Actor actor, dev.runbook.rules.action.Action action, Primary app) {
+    private Outcome cycle(Actor actor, Action action, Primary app) {
         InformerCaches asServed = new InformerCaches() {
-            @Override public boolean covers(dev.runbook.rules.fact.ObjectRef ref) { return ref.getKind().equals("ConfigMap"); }
-            @Override public java.util.Optional<Map<String, Object>> get(dev.runbook.rules.fact.ObjectRef ref) { return api.get(ref); }
+            @Override public boolean covers(ObjectRef ref) { return ref.getKind().equals("ConfigMap"); }
+            @Override public Optional<Map<String, Object>> get(ObjectRef ref) { return api.get(ref); }
         };
-        var cached = CachedObjects.of(new dev.runbook.engine.decide.Observation(app, java.util.List.of(), NOW), asServed);
-        var result = actor.act(java.util.List.of(new dev.runbook.engine.decide.PlannedAction(action, java.util.List.of("Config"))), app, cached, NOW);
+        var cached = CachedObjects.of(new Observation(app, List.of(), NOW), asServed);
+        var result = actor.act(List.of(new PlannedAction(action, List.of("Config"))), app, cached, NOW);
         return result.applied().get(0).outcome();
     }
 
@@ -110,7 +102,26 @@ class ShardLabelApplyIT {
                 Map.of(ShardLabels.SHARD, name));
     }
 
-    private ConfigMap configMap() {
-        return cluster.client().configMaps().inNamespace(namespace).withName("shop-config").get();
+    private Primary webApp(String name) {
+        return new Primary(api.create(Map.of("apiVersion", "test.runbook.dev/v1", "kind", "WebApp",
+                "metadata", Map.of("name", name, "namespace", namespace), "spec", Map.of())));
+    }
+
+    /** The apply of the app's ConfigMap, {@code APP-config}, labelled with the app and holding {@code greeting}. */
+    private Action configOf(String app, String greeting) {
+        return Actions.apply(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", app + "-config", "namespace", namespace, "labels", Map.of("app", app)),
+                "data", Map.of("greeting", greeting)));
+    }
+
+    /** What the sharder writes to move a secondary: a merge patch of the shard label by its own field manager. */
+    private void moveAsTheSharder(String configMap, String member) {
+        cluster.client().configMaps().inNamespace(namespace).withName(configMap).patch(
+                new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("runbook-sharder").build(),
+                "{\"metadata\":{\"labels\":{\"" + ShardLabels.SHARD + "\":\"" + member + "\"}}}");
+    }
+
+    private ConfigMap configMap(String name) {
+        return cluster.client().configMaps().inNamespace(namespace).withName(name).get();
     }
 }
