@@ -4,6 +4,7 @@ import dev.runbook.engine.policy.Policy;
 import dev.runbook.operator.controller.RunbookOperator;
 import dev.runbook.operator.health.Heartbeat;
 import dev.runbook.operator.testkit.GreeterBundles;
+import dev.runbook.operator.testkit.NeedsSandbox;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.ShippedBundles;
 import dev.runbook.operator.testkit.TestCluster;
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * and is not written yet.
  */
 @RunbookIT(crds = "src/test/resources/bundles/web-app/crds/webapps.test.runbook.dev.yaml")
+@NeedsSandbox
 class AcceptedCopiesIT {
     private static final String CONFIG_MAP = "runbook-bundle-greeter";
 
