@@ -100,7 +100,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--reconcile-threads", paramLabel = "N",
             description = "How many cycles each bundle's controller runs at once (default: $" + ReconcileThreads.VARIABLE
-                    + ", else 2 per processor the JVM may use, at least 4).")
+                    + ", else " + ReconcileThreads.PER_PROCESSOR + " per processor the JVM may use, at least "
+                    + ReconcileThreads.MINIMUM + ").")
     Integer reconcileThreads;
 
     /** Where {@code $RUNBOOK_RECONCILE_THREADS}, {@code $RUNBOOK_SHARDS}, {@code $POD_NAME} are read (the process's environment; tests give their own). */

@@ -19,10 +19,10 @@ import java.util.Map;
 public final class ReconcileThreads {
     /** The environment variable that gives the count when the option is not given. */
     public static final String VARIABLE = "RUNBOOK_RECONCILE_THREADS";
-    /** Threads per available processor. */
-    static final int PER_PROCESSOR = 2;
+    /** Threads per available processor (the option's help text names it). */
+    public static final int PER_PROCESSOR = 2;
     /** Never fewer: a slow request must not stall every other cluster on a one-core pod. */
-    static final int MINIMUM = 4;
+    public static final int MINIMUM = 4;
 
     private ReconcileThreads() {}
 

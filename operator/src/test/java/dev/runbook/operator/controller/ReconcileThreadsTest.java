@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ReconcileThreadsTest {
     @Test
-    void fourPerProcessorAndNeverFewerThanFour() {
+    void twoPerProcessorAndNeverFewerThanFour() {
         assertThat(ReconcileThreads.forProcessors(1)).isEqualTo(4);
         assertThat(ReconcileThreads.forProcessors(2)).isEqualTo(4);
         assertThat(ReconcileThreads.forProcessors(4)).isEqualTo(8);
