@@ -76,7 +76,7 @@ class ShardedRuntimeIT {
     @Test
     void twoReplicasShareThePrimariesAndTheOneLeftTakesAll(KubernetesClient client) {
         ShardedWebApps primaries = new ShardedWebApps(client, apps);
-        primaries.create(20);
+        primaries.create(20, Set.of("replica-a", "replica-b"));
         Map<String, OperatorRuntime> replicas = new HashMap<>();
         for (String member : List.of("replica-a", "replica-b")) {
             OperatorRuntime replica = runtime(client, member, greeter);
@@ -136,7 +136,7 @@ class ShardedRuntimeIT {
     @Test
     void secondariesCarryTheirPrimarysMemberAndMoveWithIt(KubernetesClient client) {
         ShardedWebApps primaries = new ShardedWebApps(client, apps);
-        primaries.create(12);
+        primaries.create(12, Set.of("replica-a", "replica-b"));
         for (GenericKubernetesResource primary : primaries.all()) {
             client.secrets().inNamespace(apps).resource(new SecretBuilder().withNewMetadata()
                     .withName(primary.getMetadata().getName() + "-user")

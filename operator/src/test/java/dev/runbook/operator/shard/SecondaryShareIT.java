@@ -4,7 +4,9 @@ import dev.runbook.engine.bundle.BundleLoader;
 import dev.runbook.engine.compile.BundleCompiler;
 import dev.runbook.engine.compile.CompiledBundle;
 import dev.runbook.operator.controller.RunbookOperator;
+import dev.runbook.operator.testkit.MergePatches;
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.SpreadNames;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -49,8 +51,7 @@ class SecondaryShareIT {
 
     @Test
     void eachMembersSecondaryInformersHoldItsShare(KubernetesClient client) {
-        for (int i = 0; i < 10; i++) {
-            String name = "app-" + i;
+        for (String name : SpreadNames.over("test.runbook.dev", KIND, namespace, "app", 10, List.of(MEMBERS))) {
             client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
                     .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName(name).endMetadata()
                     .addToAdditionalProperties("spec", Map.of("greeting", "hello")).build()).create();
@@ -133,10 +134,8 @@ class SecondaryShareIT {
 
     /** Changes the primary's greeting, which makes its owner run a cycle; the primary's new generation. */
     private long greet(KubernetesClient client, String name, String greeting) {
-        return client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name).edit(p -> {
-            p.setAdditionalProperty("spec", Map.of("greeting", greeting));
-            return p;
-        }).getMetadata().getGeneration();
+        return MergePatches.merge(client, client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(name),
+                Map.of("spec", Map.of("greeting", greeting))).getMetadata().getGeneration();
     }
 
     private RunbookOperator member(KubernetesClient client, String name) {

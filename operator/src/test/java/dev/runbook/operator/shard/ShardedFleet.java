@@ -1,5 +1,7 @@
 package dev.runbook.operator.shard;
 
+import dev.runbook.operator.testkit.MergePatches;
+import dev.runbook.operator.testkit.SamplePostgresCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -120,10 +122,8 @@ final class ShardedFleet {
 
     void cordonNodes(boolean cordoned) {
         for (Node each : client.nodes().list().getItems()) {
-            client.nodes().withName(each.getMetadata().getName()).edit(n -> {
-                n.getSpec().setUnschedulable(cordoned ? Boolean.TRUE : null);
-                return n;
-            });
+            MergePatches.merge(client, client.nodes().withName(each.getMetadata().getName()),
+                    Map.of("spec", Map.of("unschedulable", cordoned)));
         }
     }
 
@@ -139,11 +139,7 @@ final class ShardedFleet {
 
     /** What the pod's instance manager would report: the role it runs as. */
     void reportRole(String pod, String role) {
-        client.pods().inNamespace(namespace).withName(pod).edit(p -> {
-            if (p.getMetadata().getAnnotations() == null) p.getMetadata().setAnnotations(new HashMap<>());
-            p.getMetadata().getAnnotations().put("postgres.runbook.dev/reported-role", role);
-            return p;
-        });
+        new SamplePostgresCluster(client, namespace).annotatePod(pod, "postgres.runbook.dev/reported-role", role);
     }
 
     static Map<String, String> labels(GenericKubernetesResource cluster) {

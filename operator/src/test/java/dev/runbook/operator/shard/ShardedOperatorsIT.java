@@ -49,7 +49,7 @@ class ShardedOperatorsIT {
     @Test
     void eachPrimaryIsOwnedAndReconciledByExactlyOneReplica(KubernetesClient client) {
         ShardedWebApps apps = new ShardedWebApps(client, namespace);
-        apps.create(20);
+        apps.create(20, Set.of("replica-a", "replica-b"));
         try (ShardReplica a = replica(client, "replica-a")) {
             await().atMost(TestCluster.CONVERGE).untilAsserted(() -> assertThat(apps.all()).hasSize(20).allSatisfy(p -> {
                 assertThat(ShardedWebApps.owner(p)).isEqualTo("replica-a");

@@ -1,5 +1,7 @@
 package dev.runbook.operator.shard;
 
+import dev.runbook.operator.testkit.MergePatches;
+import dev.runbook.operator.testkit.SpreadNames;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -7,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The primaries of the sharding tests: WebApps of the greeter bundle in one namespace, each with a
@@ -25,11 +28,11 @@ public final class ShardedWebApps {
         this.namespace = namespace;
     }
 
-    /** Creates {@code app-0} .. {@code app-(count-1)}, at counter 1. */
-    public void create(int count) {
-        for (int i = 0; i < count; i++) {
+    /** Creates {@code count} apps at counter 1, named so that each of {@code members} owns some ({@link SpreadNames}). */
+    public void create(int count, Set<String> members) {
+        for (String name : SpreadNames.over("test.runbook.dev", KIND, namespace, "app", count, List.of(members))) {
             client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
-                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName("app-" + i).endMetadata()
+                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName(name).endMetadata()
                     .addToAdditionalProperties("spec", Map.of("counter", "1")).build()).create();
         }
     }
@@ -37,11 +40,8 @@ public final class ShardedWebApps {
     /** Sets every primary's {@code spec.counter}. */
     public void setCounter(String counter) {
         for (GenericKubernetesResource primary : all()) {
-            client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).withName(primary.getMetadata().getName())
-                    .edit(p -> {
-                        p.setAdditionalProperty("spec", Map.of("counter", counter));
-                        return p;
-                    });
+            MergePatches.merge(client, client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace)
+                    .withName(primary.getMetadata().getName()), Map.of("spec", Map.of("counter", counter)));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.runbook.operator.shard;
 
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.SpreadNames;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -35,9 +36,11 @@ class SharderIT {
         this.client = client;
         sharder = new Sharder(client, API_VERSION, KIND, Set.of(namespace));
         patches = new LabelPatches(client, API_VERSION, KIND);
-        for (int i = 0; i < 20; i++) {
+        // Both rings the tests form give each member some: a joining replica-c has primaries to take.
+        for (String name : SpreadNames.over("test.runbook.dev", KIND, namespace, "greeter", 20,
+                List.of(Set.of("replica-a", "replica-b"), Set.of("replica-a", "replica-b", "replica-c")))) {
             client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
-                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName("greeter-" + i).endMetadata()
+                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName(name).endMetadata()
                     .addToAdditionalProperties("spec", Map.of("greeting", "hello")).build()).create();
         }
     }

@@ -3,6 +3,7 @@ package dev.runbook.operator.shard;
 import dev.runbook.engine.bundle.BundleSpec;
 import dev.runbook.engine.bundle.BundleSpecParser;
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.SpreadNames;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -58,7 +59,9 @@ class SharderSecondariesIT {
         this.client = client;
         sharder = new Sharder(client, WEB_APP.primary(), WEB_APP.secondaries(), Set.of(namespace));
         patches = new LabelPatches(client, API_VERSION, KIND);
-        for (int i = 0; i < 10; i++) createPrimaryWithSecondaries("app-" + i);
+        for (String name : SpreadNames.over("test.runbook.dev", KIND, namespace, "app", 10, List.of(Set.of("replica-a", "replica-b")))) {
+            createPrimaryWithSecondaries(name);
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.runbook.operator.shard;
 
 import dev.runbook.operator.leader.LeaderElection;
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.SpreadNames;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -33,9 +34,9 @@ class ShardingIT {
 
     @Test
     void twoReplicasOwnEveryPrimaryOnceAndTheOneLeftTakesAllWhenTheOtherStops(KubernetesClient client) {
-        for (int i = 0; i < 20; i++) {
+        for (String name : SpreadNames.over("test.runbook.dev", KIND, namespace, "greeter", 20, List.of(Set.of("replica-a", "replica-b")))) {
             client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
-                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName("greeter-" + i).endMetadata().build()).create();
+                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName(name).endMetadata().build()).create();
         }
         LabelPatches patches = new LabelPatches(client, API_VERSION, KIND);
         try (ShardReplica a = replica(client, "replica-a")) {

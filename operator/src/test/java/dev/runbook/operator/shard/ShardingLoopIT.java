@@ -1,6 +1,7 @@
 package dev.runbook.operator.shard;
 
 import dev.runbook.operator.testkit.RunbookIT;
+import dev.runbook.operator.testkit.SpreadNames;
 import dev.runbook.operator.testkit.SteppedClock;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -48,9 +49,9 @@ class ShardingLoopIT {
         this.client = client;
         membership = new Membership(client, namespace, TestCluster.LEADER_ELECTION, clock);
         loop = new ShardingLoop(membership, List.of(new Sharder(client, API_VERSION, KIND, Set.of(namespace))), TIMING, clock);
-        for (int i = 0; i < 20; i++) {
+        for (String name : SpreadNames.over("test.runbook.dev", KIND, namespace, "greeter", 20, List.of(Set.of("replica-a", "replica-b")))) {
             client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
-                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName("greeter-" + i).endMetadata().build()).create();
+                    .withApiVersion(API_VERSION).withKind(KIND).withNewMetadata().withName(name).endMetadata().build()).create();
         }
     }
 

@@ -3,8 +3,6 @@ package dev.runbook.operator.testkit;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -105,7 +103,7 @@ public final class SamplePostgresCluster {
 
     /** What the instance manager in the pod does: a merge patch of one annotation. */
     public void annotatePod(String pod, String key, String value) {
-        String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("annotations", Map.of(key, value))));
-        client.pods().inNamespace(namespace).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        MergePatches.merge(client, client.pods().inNamespace(namespace).withName(pod),
+                Map.of("metadata", Map.of("annotations", Map.of(key, value))));
     }
 }
