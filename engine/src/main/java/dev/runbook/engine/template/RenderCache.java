@@ -5,14 +5,14 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.runbook.rules.action.Apply;
 import dev.runbook.rules.fact.Primary;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * What a bundle's templates rendered, kept so that a cycle over unchanged inputs renders nothing.
  * Two levels: by input (template, its variables, the primary's whole object, the parameters) to the
- * finished {@link Apply}, and by rendered text to the parsed object, so that a primary whose status
+ * finished {@link Apply}, and by rendered text to the parsed object (each level keeps the {@link Digest} of
+ * the primary and of the text, not their bytes), so that a primary whose status
  * changed re-runs MVEL (cheap) but not the YAML parse (the expensive part). A template is a pure
  * function of those inputs (templates see nothing else), so a hit is exactly what rendering would give.
  * The first level holds the action as finished by the renderer's {@link TemplateRenderer.Finishing}
@@ -36,8 +36,8 @@ import java.util.Objects;
  * <p>{@link #MAX_ENTRIES} per level holds every template of about 1,200 primaries of a five-template
  * bundle (postgres-cluster renders 5 objects per converged cluster: 5,000 at 1000 clusters). An entry
  * of the first level holds the finished action (about 4 KB for postgres-cluster's objects) and the
- * primary it was rendered from as bytes ({@link ValueBytes}: 3-4 KB where the primary's maps were
- * 18 KB); the entries one renderer made for one primary share one array of them.
+ * digest of the primary it was rendered from (of its {@link ValueBytes}, which were kept whole before:
+ * 3-4 KB where the primary's maps were 18 KB); an entry of the second level the digest of its text.
  */
 final class RenderCache {
     /** Per level; see the class comment for the size. */
@@ -84,26 +84,26 @@ final class RenderCache {
 
     /**
      * Everything a template's output depends on, the finishing step included (a value: two renderers
-     * with different steps never share an entry). The primary is kept as its {@link ValueBytes} (about
-     * a fifth of its nested maps, and exact), the parameters as the bundle's own map.
+     * with different steps never share an entry). The primary is kept as the {@link Digest} of its
+     * {@link ValueBytes}, the parameters as the bundle's own map.
      */
     static final class Input {
         final Slot slot;
         /** Null when the primary holds a value {@link ValueBytes} cannot write: such an input is never a hit. */
-        final byte[] primary;
+        final Digest primary;
         final Map<String, Object> params;
 
-        /** @param primaryBytes the primary's {@link ValueBytes} (computed once per primary by the caller) */
-        Input(String template, Map<String, Object> vars, Primary primary, byte[] primaryBytes, Map<String, Object> params,
+        /** @param primaryDigest of the primary's {@link ValueBytes} (computed once per primary by the caller) */
+        Input(String template, Map<String, Object> vars, Primary primary, Digest primaryDigest, Map<String, Object> params,
               TemplateRenderer.Finishing finishing) {
             this.slot = new Slot(template, vars, finishing, primary.getNamespace(), primary.getName(), primary.getUid());
-            this.primary = primaryBytes;
+            this.primary = primaryDigest;
             this.params = params;
         }
 
         /** The same slot, parameters and primary. */
         boolean sameAs(Input other) {
-            return primary != null && slot.equals(other.slot) && Arrays.equals(primary, other.primary)
+            return primary != null && slot.equals(other.slot) && primary.equals(other.primary)
                     && params.equals(other.params);
         }
     }
@@ -112,7 +112,7 @@ final class RenderCache {
     private record Rendered(Input input, Apply apply) {}
 
     private final Cache<Slot, Rendered> byInput = bounded();
-    private final Cache<String, Map<String, Object>> byText = bounded();
+    private final Cache<Digest, Map<String, Object>> byText = bounded();
 
     Apply rendered(Input input) {
         Rendered last = byInput.getIfPresent(input.slot);
@@ -121,9 +121,9 @@ final class RenderCache {
 
     void rendered(Input input, Apply apply) { byInput.put(input.slot, new Rendered(input, apply)); }
 
-    Map<String, Object> parsed(String text) { return byText.getIfPresent(text); }
+    Map<String, Object> parsed(Digest text) { return byText.getIfPresent(text); }
 
-    void parsed(String text, Map<String, Object> object) { byText.put(text, object); }
+    void parsed(Digest text, Map<String, Object> object) { byText.put(text, object); }
 
     /** Entries per level after pending evictions ran: {@code [byInput, byText]} (for tests). */
     long[] sizes() {

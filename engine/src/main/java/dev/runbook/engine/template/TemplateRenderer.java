@@ -42,13 +42,14 @@ public final class TemplateRenderer {
     private final TemplateSet templates;
     private final Finishing finishing;
     /**
-     * The last primary rendered for and its {@link ValueBytes}: a cycle renders every template for one
-     * primary, which is immutable, so its bytes are written once per cycle, not once per template. One
-     * reference to an immutable pair, so that threads sharing a renderer never see half of one.
+     * The last primary rendered for and the {@link Digest} of its {@link ValueBytes}: a cycle renders every
+     * template for one primary, which is immutable, so its bytes are written and digested once per cycle,
+     * not once per template. One reference to an immutable pair, so that threads sharing a renderer never
+     * see half of one.
      */
-    private volatile PrimaryBytes lastPrimary;
+    private volatile PrimaryDigest lastPrimary;
 
-    private record PrimaryBytes(Primary primary, byte[] bytes) {}
+    private record PrimaryDigest(Primary primary, Digest digest) {}
 
     public TemplateRenderer(TemplateSet templates) {
         this(templates, new AsRendered());
@@ -63,7 +64,7 @@ public final class TemplateRenderer {
     public Apply render(ApplyTemplate request, Primary primary, Params params) {
         RenderCache cache = templates.cache();
         RenderCache.Input input = new RenderCache.Input(request.getTemplate(), request.getVars(), primary,
-                bytesOf(primary), params.getValues(), finishing);
+                digestOf(primary), params.getValues(), finishing);
         Apply cached = cache.rendered(input);
         if (cached != null) return cached;
         Apply rendered = finishing.finish(renderAnew(request, primary, params, cache), primary);
@@ -71,12 +72,12 @@ public final class TemplateRenderer {
         return rendered;
     }
 
-    private byte[] bytesOf(Primary primary) {
-        PrimaryBytes last = lastPrimary;
-        if (last != null && last.primary() == primary) return last.bytes();
-        byte[] bytes = ValueBytes.of(primary.getObject());
-        lastPrimary = new PrimaryBytes(primary, bytes);
-        return bytes;
+    private Digest digestOf(Primary primary) {
+        PrimaryDigest last = lastPrimary;
+        if (last != null && last.primary() == primary) return last.digest();
+        Digest digest = Digest.of(ValueBytes.of(primary.getObject()));
+        lastPrimary = new PrimaryDigest(primary, digest);
+        return digest;
     }
 
     private Apply renderAnew(ApplyTemplate request, Primary primary, Params params, RenderCache cache) {
@@ -97,10 +98,11 @@ public final class TemplateRenderer {
             if (ContainedRun.isStop(e)) throw e; // the budget stopped it: the cycle names the template
             throw new TemplateException(file + ": rendering failed: " + TemplateSet.firstLine(e.getMessage()));
         }
-        Map<String, Object> parsed = cache.parsed(text);
+        Digest digest = Digest.of(text);
+        Map<String, Object> parsed = cache.parsed(digest);
         if (parsed == null) {
             parsed = parse(file, text);
-            cache.parsed(text, parsed);
+            cache.parsed(digest, parsed);
         }
         Map<String, Object> rendered = ExplicitNamespace.inNamespace(parsed, primary.getNamespace());
         try {

@@ -192,7 +192,7 @@ public final class Values {
                 if (!(entry.getKey() instanceof String)) return (T) frozen(map); // keys become strings: a copy
                 entry.setValue(frozenInPlaceValue(entry.getValue()));
             }
-            return (T) Frozen.map((Map<String, Object>) value);
+            return (T) Frozen.wrap((Map<String, Object>) value);
         }
         if (type == ArrayList.class) {
             List<Object> list = (List<Object>) value;

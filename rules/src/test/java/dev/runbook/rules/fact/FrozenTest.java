@@ -115,6 +115,45 @@ class FrozenTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** A small map is kept as arrays, a larger one as a view of its map: both behave as the map they were made from. */
+    @Test
+    void smallAndLargeFrozenMapsBehaveAsTheMapsTheyWereMadeFrom() {
+        for (int size : List.of(0, 1, 5, 16, 17, 40)) {
+            Map<String, Object> original = new LinkedHashMap<>();
+            for (int i = size - 1; i >= 0; i--) original.put("key-" + i, i % 3 == 0 ? null : (long) i);
+            Map<String, Object> frozen = Values.frozenMap(original);
+
+            assertThat(frozen).as("size %d", size).isEqualTo(original).hasSameHashCodeAs(original).hasSize(size);
+            assertThat(original).isEqualTo(frozen);
+            assertThat(new ArrayList<>(frozen.keySet())).isEqualTo(new ArrayList<>(original.keySet()));
+            assertThat(new ArrayList<>(frozen.values())).isEqualTo(new ArrayList<>(original.values()));
+            assertThat(new ArrayList<>(frozen.entrySet())).isEqualTo(new ArrayList<>(original.entrySet()));
+            assertThat(frozen.toString()).isEqualTo(original.toString());
+            for (int i = 0; i < size; i++) {
+                String key = "key-" + i;
+                assertThat(frozen.containsKey(key)).isTrue();
+                assertThat(frozen.keySet()).contains(key);
+                assertThat(frozen.get(key)).isEqualTo(original.get(key));
+                assertThat(frozen.getOrDefault(key, "fallback")).isEqualTo(original.getOrDefault(key, "fallback"));
+            }
+            assertThat(frozen.containsKey("absent")).isFalse();
+            assertThat(frozen.get("absent")).isNull();
+            assertThat(frozen.getOrDefault("absent", "fallback")).isEqualTo("fallback");
+            Map<String, Object> seen = new LinkedHashMap<>();
+            frozen.forEach(seen::put);
+            assertThat(new ArrayList<>(seen.entrySet())).isEqualTo(new ArrayList<>(original.entrySet()));
+
+            if (size == 0) continue;
+            assertThatThrownBy(() -> frozen.put("x", 1L)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> frozen.remove("key-1")).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> frozen.entrySet().iterator().next().setValue(1L)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> frozen.keySet().clear()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> frozen.values().clear()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> frozen.replaceAll((k, v) -> 1L)).isInstanceOf(UnsupportedOperationException.class);
+            assertThat(frozen).as("unchanged by the refusals").isEqualTo(original);
+        }
+    }
+
     /**
      * Conditions and templates read an object's values, parameters and a template's variables
      * without knowing their type, and the engine checks what MVEL may call on them against the
