@@ -104,12 +104,39 @@ class TrimmedCacheTest {
         assertThat(trimmed.<GenericKubernetesResource>storeFor(Set.of("db", "apps"))).isNull();
     }
 
+    /**
+     * A primary of its own class stays that object (JOSDK hands its class to the reconciler, by way of a
+     * JSON round trip), its spec and status frozen: the same JSON, and a clone as modifiable as before.
+     */
     @Test
-    void aPrimaryOfItsOwnClassIsKeptWhole() {
-        class Primary extends GenericKubernetesResource {}
+    void aPrimaryOfItsOwnClassIsKeptWithItsFieldsFrozen() {
+        var serialization = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
         var primary = new Primary();
-        primary.setMetadata(new ObjectMetaBuilder().withName("pg-1").build());
-        primary.setAdditionalProperty("spec", Map.of("instances", 3));
+        primary.setApiVersion("postgres.runbook.dev/v1alpha1");
+        primary.setKind("PostgresCluster");
+        primary.setMetadata(new ObjectMetaBuilder().withName("pg-1").withLabels(Map.of("app", "pg")).build());
+        primary.setAdditionalProperty("spec", new java.util.LinkedHashMap<>(Map.of("instances", 3, "image", "postgres:17")));
+        primary.setAdditionalProperty("status", new java.util.LinkedHashMap<>(Map.of("phase", "Healthy",
+                "conditions", List.of(Map.of("type", "Ready", "status", "True")))));
+        String json = serialization.asJson(primary);
+
         assertThat(trimmed.keep(primary)).isSameAs(primary);
+        assertThat(serialization.asJson(primary)).as("the same JSON").isEqualTo(json);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) primary.getAdditionalProperties().get("spec");
+        assertThat(spec).containsEntry("instances", 3L);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> spec.put("instances", 5))
+                .isInstanceOf(UnsupportedOperationException.class);
+
+        Primary clone = serialization.clone(primary); // what JOSDK hands each cycle
+        assertThat(clone).isNotSameAs(primary).isInstanceOf(Primary.class);
+        assertThat(serialization.asJson(clone)).isEqualTo(json);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> cloned = (Map<String, Object>) clone.getAdditionalProperties().get("spec");
+        cloned.put("instances", 5);
+        assertThat(cloned).containsEntry("instances", 5);
     }
+
+    /** A primary's class of its own, as the operator generates one per bundle. */
+    public static class Primary extends GenericKubernetesResource {}
 }
