@@ -47,8 +47,9 @@ public final class TrimmedCache {
      * removed, and a plain generic resource (a secondary) as a {@link CompactResource}. A primary is
      * of its own generated class, which JOSDK reads from the cache only to clone it (a JSON round trip)
      * for each cycle, and its filter of updates reads only the metadata: its spec and status are kept
-     * frozen ({@link Values#frozenMap}: small maps as arrays), a third of the bytes of Jackson's maps
-     * (a PostgresCluster's 3 KB of JSON took 17.6 KB as maps, docs/performance.md#the-operators-memory).
+     * frozen ({@link Values#frozenMap}: small maps as two arrays, not Jackson's {@code LinkedHashMap}s; a
+     * PostgresCluster's 3 KB of JSON took 17.6 KB as those maps, docs/performance.md#the-operators-memory;
+     * the cache's size after the change is measured only as part of the live heap at N=1000).
      */
     @SuppressWarnings("unchecked")
     public <R extends HasMetadata> R keep(R object) {
