@@ -28,11 +28,11 @@ import java.util.function.Consumer;
  * map or list of the same entries, an {@link UnsupportedOperationException} on any change.
  *
  * <p>A map of up to {@value #COMPACT_ENTRIES} entries is kept as two arrays, its keys and its values,
- * and looked up by scanning them: a {@code LinkedHashMap} of five entries behind its unmodifiable view
- * takes about four times the bytes (its table, an entry object per key, the view, the entry-set views
- * it caches). The render cache keeps every object a bundle renders for every primary (at 1000
- * clusters, most of what the engine holds between cycles: docs/performance.md#the-operators-memory),
- * and Kubernetes objects are mostly small maps. A larger map stays a view of its {@code LinkedHashMap}.
+ * and looked up by scanning them, instead of a {@code LinkedHashMap} behind its unmodifiable view (its
+ * table, an entry object per key, the view, the entry-set views it caches). The render cache keeps every
+ * object a bundle renders for every primary, and Kubernetes objects are mostly small maps: on the
+ * postgres-cluster bundle what the engine keeps per primary fell from 37.4 to about 21 KB with this
+ * (docs/performance.md#the-operators-memory). A larger map stays a view of its {@code LinkedHashMap}.
  */
 final class Frozen {
     private Frozen() {}
