@@ -12,6 +12,7 @@ import dev.runbook.operator.error.Failure;
 import dev.runbook.operator.error.Reasons;
 import dev.runbook.operator.record.CycleReport;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.MergePatches;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -20,8 +21,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -325,9 +324,8 @@ class WebAppOperatorIT {
     }
 
     private String mergePatch(String name, Map<String, Object> patch) {
-        String json = client.getKubernetesSerialization().asJson(patch);
-        return client.genericKubernetesResources(WEB_APPS).inNamespace(namespace).withName(name)
-                .patch(PatchContext.of(PatchType.JSON_MERGE), json).getMetadata().getResourceVersion();
+        return MergePatches.merge(client, client.genericKubernetesResources(WEB_APPS).inNamespace(namespace).withName(name), patch)
+                .getMetadata().getResourceVersion();
     }
 
     private ConfigMap configMap(String name) {

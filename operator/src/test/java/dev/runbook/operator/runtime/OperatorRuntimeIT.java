@@ -9,6 +9,7 @@ import dev.runbook.operator.metrics.MetricsPage;
 import dev.runbook.operator.metrics.OperatorMetrics;
 import dev.runbook.operator.reload.BundleConfigMaps;
 import dev.runbook.operator.testkit.Cycles;
+import dev.runbook.operator.testkit.MergePatches;
 import dev.runbook.operator.testkit.RunbookIT;
 import dev.runbook.operator.testkit.TestCluster;
 import dev.runbook.operator.testkit.TestNamespace;
@@ -22,8 +23,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -220,9 +219,8 @@ class OperatorRuntimeIT {
     }
 
     private void patchGreeting(String name, String greeting) {
-        String json = cluster.client().getKubernetesSerialization().asJson(Map.of("spec", Map.of("greeting", greeting)));
-        cluster.client().genericKubernetesResources(WEB_APPS).inNamespace(apps).withName(name)
-                .patch(PatchContext.of(PatchType.JSON_MERGE), json);
+        MergePatches.merge(cluster.client(), cluster.client().genericKubernetesResources(WEB_APPS).inNamespace(apps).withName(name),
+                Map.of("spec", Map.of("greeting", greeting)));
     }
 
     private String configGreeting(String app) {

@@ -2,8 +2,6 @@ package dev.runbook.operator.testkit;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 import java.util.Map;
@@ -36,8 +34,8 @@ public final class GreeterApps {
 
     /** A merge patch of {@code spec.counter}: no read before it, so no conflict with the operator's writes. */
     public void patchCounter(ResourceDefinitionContext kind, String name, String counter) {
-        String json = client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("counter", counter)));
-        client.genericKubernetesResources(kind).inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
+        MergePatches.merge(client, client.genericKubernetesResources(kind).inNamespace(namespace).withName(name),
+                Map.of("spec", Map.of("counter", counter)));
     }
 
     /** The object as a map, or an empty map while there is none. */
